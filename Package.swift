@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+// Pulldown: a pull-to-refresh and infinite-scroll demo backend on libmicrohttpd.
+import PackageDescription
+
+let package = Package(
+    name: "Pulldown",
+    products: [
+        .executable(name: "pulldown", targets: ["pulldown"]),
+    ],
+    targets: [
+        // C libraries from Debian, seen through pkg-config. Each shim is a module map and one header.
+        .systemLibrary(
+            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
+            name: "CLibCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
+
+        // The Swift face of libmicrohttpd: lifecycle, requests, responses, routing, static files.
+        .target(name: "PulldownHTTP", dependencies: ["CMicroHTTPD", "CZlib"]),
+        // The domain: items, keyset pages, refresh, sessions, the SQLite store, demo data.
+        .target(name: "PulldownFeed", dependencies: ["CSQLite", "CLibCrypto"]),
+        // The JSON API and configuration: HTTP requests in, feed calls, JSON out.
+        .target(name: "PulldownApp", dependencies: ["PulldownHTTP", "PulldownFeed"]),
+        .executableTarget(name: "pulldown", dependencies: ["PulldownApp"]),
+
+        .testTarget(name: "PulldownHTTPTests", dependencies: ["PulldownHTTP"]),
+        .testTarget(name: "PulldownFeedTests", dependencies: ["PulldownFeed"]),
+        .testTarget(name: "PulldownAppTests", dependencies: ["PulldownApp"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,7 @@
+// libmicrohttpd's public header. microhttpd.h needs the socket types declared first.
+#include <sys/types.h>
+#include <sys/select.h>
+#include <sys/socket.h>
+#include <stdint.h>
+#include <stdarg.h>
+#include <microhttpd.h>

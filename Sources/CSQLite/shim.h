@@ -1,0 +1,2 @@
+// SQLite, the embedded store.
+#include <sqlite3.h>

@@ -1,0 +1,2 @@
+// zlib, for gzip-compressing static files once at start.
+#include <zlib.h>
