@@ -1,0 +1,116 @@
+import Foundation
+
+/// The feed: keyset pages of items, refreshes that remember each session, and the demo generator.
+///
+/// Safe to call from many threads at once: writes are serialized by the store's write lock,
+/// reads run on pooled read connections.
+public final class Feed: Sendable {
+    public let store: SQLiteStore
+    public let clock: any FeedClock
+    public let configuration: FeedConfiguration
+    private let cache: Locked<Cache>
+
+    /// In-memory facts that save the API layer a query per request.
+    private struct Cache {
+        var revision: UInt64 = 0
+        /// nil inside `.some` means "the feed is empty"; outer nil means "not read yet".
+        var newestID: Int64?? = nil
+    }
+
+    public init(store: SQLiteStore, clock: any FeedClock = SystemClock(), configuration: FeedConfiguration = .init()) {
+        self.store = store
+        self.clock = clock
+        self.configuration = configuration
+        self.cache = Locked(Cache())
+        // Best effort: if the store does not answer now, `newestID` asks again later.
+        if let newest = try? store.read({ try ItemRows.maxID(on: $0) }) {
+            cache.withLock { $0.newestID = .some(newest) }
+        }
+    }
+
+    /// Increments on every committed insert in this process (a seed or a generated batch counts once).
+    ///
+    /// It moves only after the commit, so data read after seeing revision R is at least as new as R.
+    public var revision: UInt64 {
+        cache.withLock { $0.revision }
+    }
+
+    /// The largest item id, or nil for an empty feed. Cached; only grows.
+    public var newestID: Int64? {
+        if let known = cache.withLock({ $0.newestID }) { return known }
+        guard let read = try? store.read({ try ItemRows.maxID(on: $0) }) else { return nil }
+        return cache.withLock { cache in
+            let merged = Self.larger(cache.newestID ?? nil, read)
+            cache.newestID = .some(merged)
+            return merged
+        }
+    }
+
+    /// Records a committed insert whose largest new id is `id`.
+    func noteInserted(upTo id: Int64) {
+        cache.withLock { cache in
+            cache.revision &+= 1
+            // max(): two writers may report in either order after their commits.
+            cache.newestID = .some(Self.larger(cache.newestID ?? nil, id))
+        }
+    }
+
+    private static func larger(_ a: Int64?, _ b: Int64?) -> Int64? {
+        switch (a, b) {
+        case let (a?, b?): return max(a, b)
+        default: return a ?? b
+        }
+    }
+
+    /// Clamps a page size into 1...maxPageSize; the API layer validates, this is only a safety net.
+    func clamp(_ limit: Int) -> Int {
+        min(max(1, limit), max(1, configuration.maxPageSize))
+    }
+
+    // MARK: Reading
+
+    /// Items with id < `before` (all items when nil), newest first; `hasMore` says older items exist.
+    public func page(before: Int64?, limit: Int) throws -> ItemPage {
+        let limit = clamp(limit)
+        let rows = try store.read { connection in
+            try ItemRows.fetch(ItemRows.olderThan, cursor: before ?? Int64.max, limit: limit + 1, on: connection)
+        }
+        return ItemPage(items: Array(rows.prefix(limit)), hasMore: rows.count > limit)
+    }
+
+    /// The `limit` items immediately newer than `after` (contiguous), newest first; `hasMore`
+    /// says even newer items exist, i.e. the client still has a gap above these.
+    public func newer(after: Int64, limit: Int) throws -> ItemPage {
+        let limit = clamp(limit)
+        let rows = try store.read { connection in
+            try ItemRows.fetch(ItemRows.oldestNewerThan, cursor: after, limit: limit + 1, on: connection)
+        }
+        return ItemPage(items: Array(rows.prefix(limit).reversed()), hasMore: rows.count > limit)
+    }
+
+    /// Throws if the store does not answer a trivial query that touches the items table.
+    public func checkHealth() throws {
+        _ = try store.read { try ItemRows.maxID(on: $0) }
+    }
+
+    // MARK: Writing
+
+    /// Validates and stores a new item, stamped with the clock's now.
+    ///
+    /// Throws `FeedError.invalid` naming every bad field, and changes nothing in that case.
+    public func addItem(_ new: NewItem) throws -> Item {
+        let valid = try Validation.check(new)
+        let now = clock.now()
+        let createdAt = Int64(now.timeIntervalSince1970.rounded(.down))
+        let id = try store.write { connection in
+            let id = try ItemRows.insert(title: valid.title, body: valid.body, author: valid.author,
+                                         createdAt: createdAt, on: connection)
+            // A hand-added item resets the generator's interval, like a generated one.
+            try Meta.set(Meta.lastItemTime, double: now.timeIntervalSince1970, on: connection)
+            return id
+        }
+        noteInserted(upTo: id)
+        return Item(id: id, title: valid.title, body: valid.body, author: valid.author,
+                    createdAt: Date(timeIntervalSince1970: Double(createdAt)))
+    }
+}

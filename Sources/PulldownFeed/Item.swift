@@ -1,0 +1,78 @@
+import Foundation
+
+/// One entry of the feed. Items never change once stored.
+public struct Item: Sendable, Equatable {
+    /// Grows with every insert and is never reused, so it doubles as the keyset cursor.
+    public let id: Int64
+    public let title: String
+    public let body: String
+    public let author: String
+    /// UTC, whole seconds.
+    public let createdAt: Date
+
+    public init(id: Int64, title: String, body: String, author: String, createdAt: Date) {
+        self.id = id
+        self.title = title
+        self.body = body
+        self.author = author
+        self.createdAt = createdAt
+    }
+}
+
+/// What a client submits to add an item; checked by `Feed.addItem(_:)`.
+public struct NewItem: Sendable {
+    public var title: String
+    public var body: String
+    /// `nil` or blank is stored as "Anonymous".
+    public var author: String?
+
+    public init(title: String, body: String, author: String? = nil) {
+        self.title = title
+        self.body = body
+        self.author = author
+    }
+}
+
+/// A slice of the feed, newest first.
+public struct ItemPage: Sendable, Equatable {
+    /// Newest first.
+    public let items: [Item]
+    /// For `Feed.page`: older items exist. For `Feed.newer`: more newer items exist than were returned.
+    public let hasMore: Bool
+
+    public init(items: [Item], hasMore: Bool) {
+        self.items = items
+        self.hasMore = hasMore
+    }
+}
+
+/// The answer to a pull-to-refresh.
+public struct RefreshResult: Sendable, Equatable {
+    /// Newest first.
+    public let items: [Item]
+    /// More items are newer than the baseline than were returned: the client has a hole to fill.
+    public let gap: Bool
+    /// The session's last successful refresh, as stored.
+    public let lastUpdated: Date
+
+    public init(items: [Item], gap: Bool, lastUpdated: Date) {
+        self.items = items
+        self.gap = gap
+        self.lastUpdated = lastUpdated
+    }
+}
+
+/// What the server remembers about one browser session.
+public struct SessionState: Sendable, Equatable {
+    /// Time of the last successful refresh.
+    public let lastUpdated: Date?
+    /// Newest item id the session has been shown by a refresh.
+    public let lastSeenID: Int64?
+    public let refreshCount: Int
+
+    public init(lastUpdated: Date?, lastSeenID: Int64?, refreshCount: Int) {
+        self.lastUpdated = lastUpdated
+        self.lastSeenID = lastSeenID
+        self.refreshCount = refreshCount
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+extension Feed {
+    /// How far back seeded items reach, so a feed shows Today, Yesterday and older days.
+    static let seedSpan: Int64 = 4 * 86400
+
+    /// Fills an empty feed with `count` deterministic demo items; returns how many it inserted
+    /// (0 when the feed already has items).
+    ///
+    /// Items are spread over the ~4 days before now, oldest first so ids grow with time. One
+    /// transaction and one prepared statement: a million items take a few seconds.
+    public func seedIfEmpty(count: Int) throws -> Int {
+        guard count > 0 else { return 0 }
+        let now = clock.now()
+        let end = Int64(now.timeIntervalSince1970.rounded(.down)) - 60
+        let start = end - Self.seedSpan + 600
+        let lastID: Int64? = try store.write { connection in
+            guard try ItemRows.maxID(on: connection) == nil else { return nil }
+            var lastID: Int64 = 0
+            let steps = Int64(max(1, count - 1))
+            for index in 0..<count {
+                let remaining = Int64(count - 1 - index)
+                let createdAt = end - remaining * (end - start) / steps
+                let text = DemoContent.text(number: Int64(index + 1))
+                lastID = try ItemRows.insert(title: text.title, body: text.body, author: text.author,
+                                             createdAt: createdAt, on: connection)
+            }
+            // Seeding counts as the latest item time: the generator waits a full interval from here.
+            try Meta.set(Meta.lastItemTime, double: now.timeIntervalSince1970, on: connection)
+            return lastID
+        }
+        guard let lastID else { return 0 }
+        noteInserted(upTo: lastID)
+        return count
+    }
+}

@@ -1,0 +1,116 @@
+import CSQLite
+import Foundation
+
+/// The SQLite database behind a `Feed`: one serialized write connection and a pool of readers.
+///
+/// The file is kept in WAL mode so readers never wait for the writer. `synchronous=NORMAL` in WAL
+/// mode syncs at checkpoints, not at every commit: a committed (acknowledged) write survives the
+/// process being killed (SIGKILL, crash), because the WAL is in the OS page cache, but the last
+/// commits may be lost if the machine loses power. That is the right trade for a demo feed.
+///
+/// `":memory:"` gives a throwaway database on a single connection (reads then share the write
+/// lock), so it behaves the same from every thread.
+public final class SQLiteStore: Sendable {
+    /// The path as given.
+    public let path: String
+    let isMemory: Bool
+    private let writer: Locked<SQLiteConnection>
+    private let readers: Locked<[SQLiteConnection]>
+    /// Idle readers kept open; more may exist briefly under load and are closed when returned.
+    private let maxIdleReaders: Int
+
+    /// How long a connection waits for another process's lock before failing with SQLITE_BUSY.
+    static let busyTimeoutMilliseconds: Int32 = 5000
+
+    /// Opens (creating if needed) and checks the database at `path`; `":memory:"` is a throwaway.
+    ///
+    /// Fails with the path and SQLite's reason when the folder is missing or read-only, the file is
+    /// not a database or is corrupt, or its schema is newer than this program.
+    public init(path: String) throws(StoreError) {
+        self.path = path
+        self.isMemory = path == ":memory:" || path.isEmpty
+        self.maxIdleReaders = max(2, ProcessInfo.processInfo.activeProcessorCount)
+        let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        do {
+            try Self.prepareWriter(connection, isMemory: isMemory)
+        } catch let error as StoreError {
+            throw StoreError(path: path, reason: error.reason, code: error.code, duringOpen: true)
+        } catch {
+            throw StoreError(path: path, reason: "\(error)", duringOpen: true)
+        }
+        self.writer = Locked(connection)
+        self.readers = Locked([])
+    }
+
+    private static func prepareWriter(_ connection: SQLiteConnection, isMemory: Bool) throws {
+        sqlite3_busy_timeout(connection.handle, busyTimeoutMilliseconds)
+        // The first read of the file: a missing folder, or a file that is not a database, fails here.
+        _ = try connection.withStatement("SELECT count(*) FROM sqlite_schema") { try $0.step() }
+        if sqlite3_db_readonly(connection.handle, "main") == 1 {
+            throw StoreError(path: connection.path, reason: "attempt to write a readonly database",
+                             code: SQLITE_READONLY, duringOpen: true)
+        }
+        if !isMemory {
+            let mode = try connection.withStatement("PRAGMA journal_mode = WAL") { statement in
+                try statement.step() ? statement.string(0) : ""
+            }
+            guard mode.lowercased() == "wal" else {
+                throw StoreError(path: connection.path, reason: "cannot switch to WAL journal mode (got \(mode))",
+                                 duringOpen: true)
+            }
+            try connection.execute("PRAGMA synchronous = NORMAL")
+        }
+        try Schema.migrate(connection)
+        if !isMemory {
+            // Corruption found now is a clear failure at start, rather than a feed that looks empty.
+            let verdict = try connection.withStatement("PRAGMA quick_check(1)") { statement in
+                try statement.step() ? statement.string(0) : "no answer"
+            }
+            guard verdict == "ok" else {
+                throw StoreError(path: connection.path, reason: "database is corrupt: \(verdict)",
+                                 code: SQLITE_CORRUPT, duringOpen: true)
+            }
+        }
+    }
+
+    /// Runs `body` in a write transaction, holding this process's write lock.
+    func write<R>(_ body: (SQLiteConnection) throws -> R) throws -> R {
+        try writer.withLock { connection in
+            try connection.transaction { try body(connection) }
+        }
+    }
+
+    /// Runs `body` on a read connection. Single statements need no transaction; callers that read
+    /// twice and need one snapshot wrap themselves in `BEGIN … COMMIT`.
+    func read<R>(_ body: (SQLiteConnection) throws -> R) throws -> R {
+        if isMemory {
+            return try writer.withLock { try body($0) }
+        }
+        let connection = try checkOutReader()
+        defer { checkIn(connection) }
+        return try body(connection)
+    }
+
+    private func checkOutReader() throws(StoreError) -> SQLiteConnection {
+        if let idle = readers.withLock({ $0.popLast() }) { return idle }
+        let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE)
+        sqlite3_busy_timeout(connection.handle, Self.busyTimeoutMilliseconds)
+        // Readers must never write, even by mistake.
+        try connection.execute("PRAGMA query_only = 1")
+        return connection
+    }
+
+    private func checkIn(_ connection: SQLiteConnection) {
+        // A connection left inside a transaction by a failed read would pin an old snapshot.
+        if sqlite3_get_autocommit(connection.handle) == 0 {
+            _ = sqlite3_exec(connection.handle, "ROLLBACK", nil, nil, nil)
+        }
+        let surplus: SQLiteConnection? = readers.withLock { idle in
+            guard idle.count < maxIdleReaders else { return connection }
+            idle.append(connection)
+            return nil
+        }
+        // Closed outside the lock (deinit), so a slow close never blocks other readers.
+        _ = surplus
+    }
+}
