@@ -1,0 +1,67 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { pickLang, texts, stamp, dayKey, dayLabel } from '../../Public/i18n.js';
+
+test('the lang parameter wins over the browser languages', () => {
+  assert.equal(pickLang('?lang=zh', ['en-US']), 'zh');
+  assert.equal(pickLang('?lang=en', ['zh-CN']), 'en');
+});
+
+test('browser languages pick the first one we have', () => {
+  assert.equal(pickLang('', ['fr-FR', 'zh-CN', 'en']), 'zh');
+  assert.equal(pickLang('', ['zh-Hans-CN']), 'zh');
+  assert.equal(pickLang('', ['en-GB']), 'en');
+});
+
+test('unknown languages fall back to English', () => {
+  assert.equal(pickLang('?lang=xx', ['de']), 'en');
+  assert.equal(pickLang(undefined, undefined), 'en');
+});
+
+test('stamp is MM/dd/yyyy hh:mm AM in local time', () => {
+  assert.equal(stamp(new Date(2026, 10, 30, 7, 41)), '11/30/2026 07:41 AM');
+  assert.equal(stamp(new Date(2026, 0, 2, 0, 5)), '01/02/2026 12:05 AM');
+  assert.equal(stamp(new Date(2026, 0, 2, 12, 0)), '01/02/2026 12:00 PM');
+  assert.equal(stamp(new Date(2026, 0, 2, 23, 59)), '01/02/2026 11:59 PM');
+});
+
+test('last updated text, and its absence', () => {
+  const d = new Date(2026, 10, 30, 7, 41);
+  assert.equal(texts('en').updated(d), 'Last updated on 11/30/2026 07:41 AM');
+  assert.equal(texts('en').updated(null), 'Not updated yet');
+  assert.equal(texts('zh').updated(d), '最后更新：11/30/2026 07:41 AM');
+});
+
+test('new item counts in both languages', () => {
+  const en = texts('en'), zh = texts('zh');
+  assert.deepEqual([en.n(0), en.n(1), en.n(3)], ['No new items', '1 new item', '3 new items']);
+  assert.deepEqual([zh.n(0), zh.n(1), zh.n(3)], ['没有新内容', '1 条新内容', '3 条新内容']);
+});
+
+test('the seed texts in Chinese', () => {
+  const zh = texts('zh');
+  assert.equal(zh.pull, '下拉可以刷新');
+  assert.equal(zh.release, '松开立即刷新');
+  assert.equal(zh.loading, '加载中…');
+});
+
+test('every language has every text', () => {
+  assert.deepEqual(Object.keys(texts('zh')).sort(), Object.keys(texts('en')).sort());
+  assert.equal(texts('fr').lang, 'en');
+});
+
+test('day keys are local calendar days', () => {
+  assert.equal(dayKey(new Date(2026, 10, 30, 23, 59)), '2026-11-30');
+  assert.equal(dayKey(new Date(2026, 11, 1, 0, 0)), '2026-12-01');
+});
+
+test('day labels: Today, Yesterday, then the date', () => {
+  const now = new Date(2026, 11, 1, 8, 0), en = texts('en'), zh = texts('zh');
+  assert.equal(dayLabel(new Date(2026, 11, 1, 0, 1), now, en), 'Today');
+  assert.equal(dayLabel(new Date(2026, 10, 30, 23, 59), now, en), 'Yesterday');
+  assert.equal(dayLabel(new Date(2026, 10, 30, 1, 0), now, zh), '昨天');
+  const older = dayLabel(new Date(2026, 10, 28, 12, 0), now, en);
+  assert.match(older, /Nov/);
+  assert.match(older, /28/);
+  assert.match(older, /2026/);
+});
