@@ -1,0 +1,139 @@
+"""Browser fixtures: Debian's Chromium driven by Playwright (no browser download).
+
+`phone` is a touch-screen page (CDP touch input), `desktop` a mouse page. Gestures go through
+real input (CDP Input.dispatchTouchEvent, page.mouse), never through page functions.
+"""
+import json
+import os
+import urllib.request
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+CHROMIUM = os.environ.get("PULLDOWN_CHROMIUM", "/usr/bin/chromium")
+PHONE = dict(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, device_scale_factor=2)
+DESKTOP = dict(viewport={"width": 1280, "height": 800})
+TIMEOUT_MS = 10_000
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+class Tab:
+    """A page on a server, with the requests it made, its dialogs and errors, and gestures."""
+
+    def __init__(self, context, server):
+        self.context = context
+        self.server = server
+        self.page = context.new_page()
+        self.page.set_default_timeout(TIMEOUT_MS)
+        self.requests, self.dialogs, self.errors = [], [], []
+        self.page.on("request", lambda r: self.requests.append((r.method, r.url)))
+        self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self._cdp = None
+
+    def open(self, query="", wait_items=True):
+        self.page.goto(self.server.url + "/" + query)
+        if wait_items:
+            self.page.wait_for_selector("#feed article")
+            self.page.wait_for_function("() => document.getElementById('feed').getAttribute('aria-busy') === 'false'")
+        self.page.evaluate("""() => {
+            const panel = document.querySelector('.ptr');
+            window.__states = [panel.dataset.state];
+            new MutationObserver(() => {
+                const s = panel.dataset.state;
+                if (__states[__states.length - 1] !== s) __states.push(s);
+            }).observe(panel, { attributes: true, attributeFilter: ['data-state'] });
+        }""")
+        return self
+
+    # What the page shows.
+    def state(self):
+        return self.page.get_attribute(".ptr", "data-state")
+
+    def states(self):
+        return self.page.evaluate("window.__states")
+
+    def status(self):
+        return self.page.text_content("[role=status]")
+
+    def wait_state(self, state, timeout=TIMEOUT_MS):
+        self.page.wait_for_function("s => document.querySelector('.ptr').dataset.state === s", arg=state,
+                                    timeout=timeout)
+
+    def ids(self):
+        return [int(x) for x in self.page.eval_on_selector_all("#feed article", "as => as.map(a => a.dataset.id)")]
+
+    def refresh_requests(self):
+        return [u for m, u in self.requests if m == "POST" and "/api/refresh" in u]
+
+    # Touch through the DevTools protocol: the same path a finger takes.
+    def touch(self, kind, x=None, y=None):
+        if self._cdp is None:
+            self._cdp = self.context.new_cdp_session(self.page)
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
+        self._cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    def touch_pull(self, distance, x=200, y=250, steps=12, release=True):
+        self.touch("touchStart", x, y)
+        for i in range(1, steps + 1):
+            self.touch("touchMove", x, y + distance * i / steps)
+            self.page.wait_for_timeout(16)
+        if release:
+            self.touch("touchEnd")
+
+    def mouse_pull(self, distance, x=640, y=300, steps=12, release=True):
+        m = self.page.mouse
+        m.move(x, y)
+        m.down()
+        m.move(x, y + distance, steps=steps)
+        if release:
+            m.up()
+
+
+def _tabs(browser, base):
+    contexts = []
+
+    def make(server, **extra):
+        """A new page on `server`; extra context options, e.g. reduced_motion="reduce"."""
+        context = browser.new_context(**base, **extra)
+        contexts.append(context)
+        return Tab(context, server)
+
+    return make, contexts
+
+
+@pytest.fixture
+def phone(browser):
+    """Returns make(server, **context_options) -> Tab on a 390x844 touch screen."""
+    make, contexts = _tabs(browser, PHONE)
+    yield make
+    for c in contexts:
+        c.close()
+
+
+@pytest.fixture
+def desktop(browser):
+    """Returns make(server, **context_options) -> Tab on a 1280x800 mouse screen."""
+    make, contexts = _tabs(browser, DESKTOP)
+    yield make
+    for c in contexts:
+        c.close()
+
+
+def api(server, method, path, body=None):
+    """Calls the API directly, outside the browser (test setup only)."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(server.url + path, data=data, method=method,
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as res:
+        return res.status, json.loads(res.read() or b"null")
