@@ -31,6 +31,8 @@ extension Feed {
         }
         guard let lastID else { return 0 }
         noteInserted(upTo: lastID)
+        // A big seed leaves a WAL as large as the data; fold it in now rather than keep it on disk.
+        if count >= 10_000 { store.checkpoint() }
         return count
     }
 }

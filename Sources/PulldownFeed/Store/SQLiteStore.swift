@@ -59,6 +59,8 @@ public final class SQLiteStore: Sendable {
                                  duringOpen: true)
             }
             try connection.execute("PRAGMA synchronous = NORMAL")
+            // A million-row seed grows the WAL to ~160 MB; give the disk back after checkpoints.
+            try connection.execute("PRAGMA journal_size_limit = 33554432")
         }
         try Schema.migrate(connection)
         if !isMemory {
@@ -77,6 +79,14 @@ public final class SQLiteStore: Sendable {
     func write<R>(_ body: (SQLiteConnection) throws -> R) throws -> R {
         try writer.withLock { connection in
             try connection.transaction { try body(connection) }
+        }
+    }
+
+    /// Copies the WAL into the database file and truncates it; best effort (readers may hold it).
+    func checkpoint() {
+        guard !isMemory else { return }
+        writer.withLock { connection in
+            _ = sqlite3_wal_checkpoint_v2(connection.handle, "main", SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
         }
     }
 
