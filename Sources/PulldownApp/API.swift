@@ -1,0 +1,184 @@
+import Foundation
+import PulldownFeed
+import PulldownHTTP
+
+/// The JSON API: each endpoint turns a request into feed calls and the result into JSON.
+struct API: Sendable {
+    let feed: Feed
+    let sessions: SessionResolver
+    let pageSize: Int
+
+    /// The routes under /api/. `/api/items/{id}` and unknown paths go to `unrouted`.
+    func router() -> Router {
+        var router = Router(fallback: { request in self.unrouted(request) })
+        router.get("/api/items") { request in self.items(request) }
+        router.post("/api/items") { request in self.addItem(request) }
+        router.post("/api/refresh") { request in self.refresh(request) }
+        router.get("/api/session") { request in self.session(request) }
+        router.get("/api/openapi.json") { _ in OpenAPIDocument.response }
+        return router
+    }
+
+    /// `/api/items/{id}` (the `Location` of a new item), else 404.
+    private func unrouted(_ request: HTTPRequest) -> HTTPResponse {
+        let segments = request.target.segments
+        if segments.count == 3, segments[1] == "items", !segments[2].isEmpty,
+           segments[2].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let id = Int64(segments[2]) {
+            guard request.method == "GET" || request.method == "HEAD" else {
+                return Problem.methodNotAllowed(request.method, allowed: ["GET", "HEAD"]).response
+            }
+            return item(request, id: id)
+        }
+        return Problem.notFound("There is no API endpoint at \(request.path); see /api/openapi.json.").response
+    }
+
+    /// Runs `body`, turning a thrown problem into its response and any other error into a 503:
+    /// a store error means the store is not answering, which is not the client's fault.
+    private func answer(_ body: () throws -> HTTPResponse) -> HTTPResponse {
+        do {
+            return try body()
+        } catch let problem as Problem {
+            return problem.response
+        } catch FeedError.invalid(let fields) {
+            return Problem.badRequest("Some fields are invalid.",
+                                      invalidParams: fields.map { .init(name: $0.name, reason: $0.reason) }).response
+        } catch {
+            return Problem(status: 503, title: "Service Unavailable", detail: "The store did not answer: \(error)",
+                           headers: HTTPHeaders([("Retry-After", "1")])).response
+        }
+    }
+
+    // MARK: GET /api/items
+
+    func items(_ request: HTTPRequest) -> HTTPResponse {
+        let session = sessions.resolve(request)
+        var response = answer {
+            let query = try ItemsQuery.parse(request.query, defaultLimit: pageSize)
+            let page: ItemPage
+            switch query.cursor {
+            case .newest: page = try feed.page(before: nil, limit: query.limit)
+            case .before(let id): page = try feed.page(before: id, limit: query.limit)
+            case .after(let id): page = try feed.newer(after: id, limit: query.limit)
+            }
+            let body = ItemJSON.page(page, limit: query.limit)
+            let etag = EntityTag.strong(for: body)
+            var headers = HTTPHeaders([("ETag", etag), ("Cache-Control", "no-cache")])
+            if let link = Self.nextLink(page: page, query: query) { headers.add("Link", link) }
+            if EntityTag.matches(ifNoneMatch: request.headers["If-None-Match"], etag: etag) {
+                return HTTPResponse.notModified(etag: etag, extraHeaders: headers)
+            }
+            var response = HTTPResponse.json(body)
+            for (name, value) in headers { response.headers.add(name, value) }
+            return response
+        }
+        sessions.stamp(&response, with: session)
+        return response
+    }
+
+    /// The `Link` header (RFC 8288) to the next page in the direction being walked.
+    static func nextLink(page: ItemPage, query: ItemsQuery) -> String? {
+        guard page.hasMore else { return nil }
+        switch query.cursor {
+        case .newest, .before:
+            guard let oldest = page.items.last else { return nil }
+            return "</api/items?limit=\(query.limit)&before=\(oldest.id)>; rel=\"next\""
+        case .after:
+            // Walking towards newer items: the next batch starts after the newest one shown.
+            guard let newest = page.items.first else { return nil }
+            return "</api/items?limit=\(query.limit)&after=\(newest.id)>; rel=\"next\""
+        }
+    }
+
+    // MARK: GET /api/items/{id}
+
+    func item(_ request: HTTPRequest, id: Int64) -> HTTPResponse {
+        answer {
+            let page = try feed.page(before: id == Int64.max ? id : id + 1, limit: 1)
+            guard let item = page.items.first, item.id == id else {
+                throw Problem.notFound("There is no item \(id).")
+            }
+            return HTTPResponse.json(ItemJSON.item(item))
+        }
+    }
+
+    // MARK: POST /api/items
+
+    func addItem(_ request: HTTPRequest) -> HTTPResponse {
+        answer {
+            let body = try JSONBody(request, emptyAllowed: false)
+            try body.rejectUnknown(["title", "body", "author"])
+            var invalid: [Problem.InvalidParam] = []
+            func field(_ name: String) -> String? {
+                switch body.string(name) {
+                case .success(let value): return value
+                case .failure(let param): invalid.append(param); return nil
+                }
+            }
+            let title = field("title"), text = field("body"), author = field("author")
+            if title == nil && !invalid.contains(where: { $0.name == "title" }) {
+                invalid.append(.init(name: "title", reason: "is required"))
+            }
+            guard invalid.isEmpty, let title else {
+                throw Problem.badRequest("Some fields are invalid.", invalidParams: invalid)
+            }
+            let item = try feed.addItem(NewItem(title: title, body: text ?? "", author: author))
+            var response = HTTPResponse.json(ItemJSON.item(item), status: 201)
+            response.headers.add("Location", "/api/items/\(item.id)")
+            return response
+        }
+    }
+
+    // MARK: POST /api/refresh
+
+    func refresh(_ request: HTTPRequest) -> HTTPResponse {
+        let session = sessions.resolve(request)
+        var response = answer {
+            let body = try JSONBody(request, emptyAllowed: true)
+            try body.rejectUnknown(["after", "limit"])
+            var invalid: [Problem.InvalidParam] = []
+            var after: Int64?
+            var limit: Int64?
+            switch body.integer("after", in: 0...Int64.max) {
+            case .success(let value): after = value
+            case .failure(let param): invalid.append(param)
+            }
+            switch body.integer("limit", in: 1...Int64(Configuration.maxPageSize)) {
+            case .success(let value): limit = value
+            case .failure(let param): invalid.append(param)
+            }
+            guard invalid.isEmpty else { throw Problem.badRequest("Some fields are invalid.", invalidParams: invalid) }
+            let result = try feed.refresh(session: session.id, after: after, limit: limit.map(Int.init) ?? pageSize)
+            var response = HTTPResponse.json(ItemJSON.refresh(result))
+            response.headers.add("Cache-Control", "no-store")
+            return response
+        }
+        sessions.stamp(&response, with: session)
+        return response
+    }
+
+    // MARK: GET /api/session
+
+    func session(_ request: HTTPRequest) -> HTTPResponse {
+        let session = sessions.resolve(request)
+        var response = answer {
+            // A new session has nothing stored; reading never creates a row.
+            let state = session.isNew ? nil : try feed.session(session.id)
+            var response = HTTPResponse.json(ItemJSON.session(state))
+            response.headers.add("Cache-Control", "no-store")
+            return response
+        }
+        sessions.stamp(&response, with: session)
+        return response
+    }
+
+    // MARK: GET /healthz
+
+    func health() -> HTTPResponse {
+        answer {
+            try feed.checkHealth()
+            var response = HTTPResponse.json(Array(#"{"status":"ok"}"#.utf8))
+            response.headers.add("Cache-Control", "no-store")
+            return response
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Dispatch
+import Foundation
+import PulldownFeed
+import PulldownHTTP
+
+/// Pulldown assembled: the store, the feed, the page's files and the API behind one server.
+public final class Application: Sendable {
+    public let server: HTTPServer
+    public let feed: Feed
+    private let maintenance: Maintenance
+
+    /// Why the application could not start: a message for standard error (exit code 1).
+    public struct StartupError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Opens (and if new, seeds) the store, loads the page's files and starts listening.
+    public init(configuration: Configuration, clock: any FeedClock = SystemClock()) throws(StartupError) {
+        let store: SQLiteStore
+        let tokens: SessionTokens
+        let staticFiles: StaticFiles
+        do {
+            store = try SQLiteStore(path: configuration.databasePath)
+            tokens = try SessionTokens(store: store)
+        } catch {
+            throw StartupError(description: "\(error)")
+        }
+        do {
+            staticFiles = try StaticFiles(root: configuration.publicFolder)
+        } catch {
+            throw StartupError(description: error.description)
+        }
+        var feedConfiguration = FeedConfiguration()
+        feedConfiguration.defaultPageSize = configuration.pageSize
+        feedConfiguration.maxPageSize = Configuration.maxPageSize
+        feedConfiguration.newItemsEvery = configuration.newItemsEvery
+        feedConfiguration.sessionTTL = configuration.sessionTTLDays * 86_400
+        let feed = Feed(store: store, clock: clock, configuration: feedConfiguration)
+        do {
+            _ = try feed.seedIfEmpty(count: configuration.seedCount)
+            try feed.expireIdleSessions()
+        } catch {
+            throw StartupError(description: "cannot prepare the database at \(configuration.databasePath): \(error)")
+        }
+
+        let handler = Self.handler(feed: feed, tokens: tokens, staticFiles: staticFiles, configuration: configuration)
+        do {
+            server = try HTTPServer(configuration: configuration.server, handler: handler)
+        } catch {
+            throw StartupError(description: error.description)
+        }
+        self.feed = feed
+        self.maintenance = Maintenance(feed: feed, staticFiles: staticFiles)
+    }
+
+    /// The port the server listens on.
+    public var port: UInt16 { server.port }
+
+    /// Stops accepting, finishes in-flight requests and stops the server.
+    public func stop() {
+        maintenance.cancel()
+        server.stop()
+    }
+
+    /// Splits traffic: `/api/` goes through CORS and the demo knobs to the API router;
+    /// everything else is `/healthz` or a file of the page.
+    static func handler(feed: Feed, tokens: SessionTokens, staticFiles: StaticFiles,
+                        configuration: Configuration) -> HTTPHandler {
+        let api = API(feed: feed, sessions: SessionResolver(tokens: tokens), pageSize: configuration.pageSize)
+        let apiRouter = api.router()
+        let cors = CORS(allowedOrigins: Set(configuration.corsOrigins))
+        let knobs = DemoKnobs(delayMilliseconds: configuration.delayMilliseconds,
+                              jitterMilliseconds: configuration.jitterMilliseconds,
+                              failRate: configuration.failRate)
+        let apiHandler = knobs.wrap({ request in apiRouter.respond(to: request) },
+                                    decorate: { request, response in cors.decorate(&response, for: request) })
+
+        var site = Router(fallback: { request in staticFiles.respond(to: request) })
+        site.get("/healthz") { _ in api.health() }
+        let siteHandler = site.handler
+
+        return { request, responder in
+            if request.path == "/api" || request.path.hasPrefix("/api/") {
+                if cors.isPreflight(request) {
+                    responder.send(cors.preflightResponse(for: request))
+                } else {
+                    apiHandler(request, responder)
+                }
+            } else {
+                siteHandler(request, responder)
+            }
+        }
+    }
+}
+
+/// Background chores: picking up edits to the page's files, forgetting idle sessions.
+private final class Maintenance: @unchecked Sendable {
+    private let timers: [DispatchSourceTimer]
+
+    init(feed: Feed, staticFiles: StaticFiles) {
+        let queue = DispatchQueue(label: "pulldown.maintenance", qos: .utility)
+        let reload = DispatchSource.makeTimerSource(queue: queue)
+        reload.schedule(deadline: .now() + 1, repeating: 1)
+        reload.setEventHandler { staticFiles.reloadIfChanged() }
+        let expire = DispatchSource.makeTimerSource(queue: queue)
+        expire.schedule(deadline: .now() + 3600, repeating: 3600)
+        expire.setEventHandler { _ = try? feed.expireIdleSessions() }
+        timers = [reload, expire]
+        timers.forEach { $0.resume() }
+    }
+
+    func cancel() {
+        timers.forEach { $0.cancel() }
+    }
+}

@@ -1,0 +1,63 @@
+import PulldownFeed
+import PulldownHTTP
+
+/// The JSON shapes of the API, written without reflection.
+enum ItemJSON {
+    static func write(_ item: Item, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("id"); json.integer(item.id)
+        json.key("title"); json.string(item.title)
+        json.key("body"); json.string(item.body)
+        json.key("author"); json.string(item.author)
+        json.key("createdAt"); json.string(Timestamp.iso8601(item.createdAt))
+        json.endObject()
+    }
+
+    static func item(_ item: Item) -> [UInt8] {
+        var json = JSONWriter()
+        write(item, to: &json)
+        return json.bytes
+    }
+
+    /// `{"items": [...], "limit": 10, "hasMore": true}`
+    static func page(_ page: ItemPage, limit: Int) -> [UInt8] {
+        var json = JSONWriter(capacity: 256 * max(1, page.items.count))
+        json.beginObject()
+        writeItems(page.items, to: &json)
+        json.key("limit"); json.integer(limit)
+        json.key("hasMore"); json.bool(page.hasMore)
+        json.endObject()
+        return json.bytes
+    }
+
+    /// `{"items": [...], "gap": false, "lastUpdated": "..."}`
+    static func refresh(_ result: RefreshResult) -> [UInt8] {
+        var json = JSONWriter(capacity: 256 * max(1, result.items.count))
+        json.beginObject()
+        writeItems(result.items, to: &json)
+        json.key("gap"); json.bool(result.gap)
+        json.key("lastUpdated"); json.string(Timestamp.iso8601(result.lastUpdated))
+        json.endObject()
+        return json.bytes
+    }
+
+    /// `{"lastUpdated": "..." | null, "lastSeenId": 42 | null, "refreshCount": 3}`
+    static func session(_ state: SessionState?) -> [UInt8] {
+        var json = JSONWriter()
+        json.beginObject()
+        json.key("lastUpdated")
+        if let date = state?.lastUpdated { json.string(Timestamp.iso8601(date)) } else { json.null() }
+        json.key("lastSeenId")
+        if let id = state?.lastSeenID { json.integer(id) } else { json.null() }
+        json.key("refreshCount"); json.integer(state?.refreshCount ?? 0)
+        json.endObject()
+        return json.bytes
+    }
+
+    private static func writeItems(_ items: [Item], to json: inout JSONWriter) {
+        json.key("items")
+        json.beginArray()
+        for item in items { write(item, to: &json) }
+        json.endArray()
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+/// Writes one line per finished request to standard error:
+/// `GET /api/items 200 1234B 0.4ms`.
+///
+/// Each line goes out in a single write(2), so lines from different threads never interleave.
+enum AccessLog {
+    static func write(method: String, path: String, status: Int?, bytes: Int, milliseconds: Double) {
+        let statusText = status.map(String.init) ?? "-"
+        let line = "\(printable(method)) \(printable(path)) \(statusText) \(bytes)B \(String(format: "%.1f", milliseconds))ms\n"
+        var bytes = Array(line.utf8)
+        _ = bytes.withUnsafeMutableBytes { Foundation.write(2, $0.baseAddress, $0.count) }
+    }
+
+    /// Replaces control characters so a hostile request cannot forge log lines.
+    private static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
+        return String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+    }
+}

@@ -1,0 +1,28 @@
+/// Entity tags (RFC 9110, section 8.8.3) and the `If-None-Match` check.
+public enum EntityTag {
+    /// A strong tag from the bytes' 64-bit FNV-1a hash: cheap, and stable across restarts.
+    public static func strong(for bytes: [UInt8], suffix: String = "") -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        let hex = String(hash, radix: 16)
+        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + suffix + "\""
+    }
+
+    /// Whether `If-None-Match` names `etag` (weak comparison, as RFC 9110 asks for GET), or is `*`.
+    public static func matches(ifNoneMatch header: String?, etag: String) -> Bool {
+        guard let header else { return false }
+        let wanted = opaque(etag)
+        return header.split(separator: ",").contains { candidate in
+            let tag = candidate.trimmingSpaces()
+            return tag == "*" || opaque(tag) == wanted
+        }
+    }
+
+    private static func opaque<S: StringProtocol>(_ tag: S) -> Substring {
+        let text = Substring(tag)
+        return text.hasPrefix("W/") ? text.dropFirst(2) : text
+    }
+}

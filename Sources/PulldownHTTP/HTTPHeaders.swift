@@ -1,0 +1,54 @@
+/// An ordered list of header fields with case-insensitive look-up by name.
+public struct HTTPHeaders: Sendable, Equatable, Sequence {
+    public private(set) var fields: [(name: String, value: String)]
+
+    public init(_ fields: [(name: String, value: String)] = []) {
+        self.fields = fields
+    }
+
+    /// The first value for `name`, compared without regard to case.
+    public subscript(name: String) -> String? {
+        fields.first { $0.name.caseInsensitiveEquals(name) }?.value
+    }
+
+    /// Every value for `name`, in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+    }
+
+    /// Adds a field, keeping any earlier ones of the same name (for `Set-Cookie`, `Vary`, `Link`).
+    public mutating func add(_ name: String, _ value: String) {
+        fields.append((name, value))
+    }
+
+    /// Replaces every field named `name` with one field.
+    public mutating func set(_ name: String, _ value: String) {
+        fields.removeAll { $0.name.caseInsensitiveEquals(name) }
+        fields.append((name, value))
+    }
+
+    public func contains(_ name: String) -> Bool {
+        self[name] != nil
+    }
+
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+        fields.makeIterator()
+    }
+
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
+    }
+}
+
+extension String {
+    /// ASCII case-insensitive comparison, which is what header names need.
+    func caseInsensitiveEquals(_ other: String) -> Bool {
+        let a = utf8, b = other.utf8
+        guard a.count == b.count else { return false }
+        return zip(a, b).allSatisfy { lowercaseASCII($0) == lowercaseASCII($1) }
+    }
+}
+
+@inline(__always) private func lowercaseASCII(_ byte: UInt8) -> UInt8 {
+    (byte >= 65 && byte <= 90) ? byte + 32 : byte
+}

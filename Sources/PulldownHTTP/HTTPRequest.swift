@@ -1,0 +1,45 @@
+/// One request as a handler sees it: everything read, nothing left to wait for.
+public struct HTTPRequest: Sendable {
+    /// The method token as sent (`GET`, `POST`, ...). Methods are case-sensitive (RFC 9110).
+    public let method: String
+    public let target: RequestTarget
+    public let headers: HTTPHeaders
+    public let body: [UInt8]
+
+    public init(method: String, target: RequestTarget, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.method = method
+        self.target = target
+        self.headers = headers
+        self.body = body
+    }
+
+    /// Builds a request from a raw target; for tests and for callers that already trust the target.
+    public init?(method: String, rawTarget: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        guard case .success(let target) = RequestTarget.parse(rawTarget) else { return nil }
+        self.init(method: method, target: target, headers: headers, body: body)
+    }
+
+    /// The decoded path.
+    public var path: String { target.path }
+    public var query: QueryParameters { target.query }
+
+    /// The values of one cookie, parsed from every `Cookie` header (RFC 6265, section 5.4).
+    public func cookie(_ name: String) -> [String] {
+        headers.values(for: "Cookie").flatMap { header in
+            header.split(separator: ";").compactMap { pair -> String? in
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2, parts[0].trimmingSpaces() == name else { return nil }
+                return String(parts[1].trimmingSpaces())
+            }
+        }
+    }
+}
+
+extension Substring {
+    func trimmingSpaces() -> Substring {
+        var result = self
+        while result.first == " " || result.first == "\t" { result.removeFirst() }
+        while result.last == " " || result.last == "\t" { result.removeLast() }
+        return result
+    }
+}

@@ -1,0 +1,237 @@
+import CMicroHTTPD
+import Foundation
+import Synchronization
+
+/// An HTTP/1.1 server on libmicrohttpd.
+///
+/// It reads each request completely (with a body limit), hands it to one `HTTPHandler`, and
+/// sends whatever the handler answers, now or later. libmicrohttpd runs the connections on
+/// `threads` epoll loops of its own; handlers run on those threads, so they must not block
+/// for long: a slow answer should use the `Responder` later instead.
+public final class HTTPServer: Sendable {
+    private let core: ServerCore
+    /// The port the server listens on (the one the system chose when 0 was asked for).
+    public let port: UInt16
+
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Binds, starts the worker threads and begins accepting connections.
+    public init(configuration: ServerConfiguration, handler: @escaping HTTPHandler) throws(StartError) {
+        let socket: (fd: Int32, isIPv6: Bool, port: UInt16)
+        do {
+            socket = try ListeningSocket.open(host: configuration.host, port: configuration.port,
+                                              backlog: configuration.listenBacklog)
+        } catch {
+            throw StartError(description: error.description)
+        }
+        self.core = ServerCore(configuration: configuration, handler: handler)
+        self.port = socket.port
+        guard core.start(listeningSocket: socket.fd, isIPv6: socket.isIPv6) else {
+            close(socket.fd)
+            throw StartError(description: "the HTTP server could not start on \(configuration.host):\(socket.port)")
+        }
+    }
+
+    /// Requests received and not yet finished.
+    public var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
+
+    /// Stops accepting, lets in-flight requests finish for the grace period, answers any still
+    /// waiting with 503, then stops the threads. Safe to call more than once.
+    public func stop() {
+        core.stop()
+    }
+}
+
+/// The state libmicrohttpd's C callbacks reach through their context pointer.
+final class ServerCore: @unchecked Sendable {
+    let configuration: ServerConfiguration
+    let handler: HTTPHandler
+    let inFlight = Atomic<Int>(0)
+    private let suspended = Mutex<[ObjectIdentifier: Exchange]>([:])
+    private let daemon = Mutex<DaemonHandle?>(nil)
+    private let listeningSocket = Mutex<Int32>(-1)
+
+    init(configuration: ServerConfiguration, handler: @escaping HTTPHandler) {
+        self.configuration = configuration
+        self.handler = handler
+    }
+
+    func start(listeningSocket fd: Int32, isIPv6: Bool) -> Bool {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        var options: [MHD_OptionItem] = [
+            option(.LISTEN_SOCKET, Int(fd)),
+            option(.THREAD_POOL_SIZE, configuration.threads),
+            option(.CONNECTION_TIMEOUT, Int(configuration.connectionTimeout)),
+            option(.CONNECTION_LIMIT, Int(configuration.connectionLimit)),
+            option(.CONNECTION_MEMORY_LIMIT, configuration.connectionMemoryLimit),
+            // Hand the raw target to RequestTarget: libmicrohttpd's own unescaping would turn
+            // %2F into a separator and hide malformed escapes.
+            option(.UNESCAPE_CALLBACK, function: unsafeBitCast(keepEscapes, to: UnsafeMutableRawPointer.self), context),
+            option(.URI_LOG_CALLBACK, function: unsafeBitCast(requestBegan, to: UnsafeMutableRawPointer.self), context),
+            option(.NOTIFY_COMPLETED, function: unsafeBitCast(requestEnded, to: UnsafeMutableRawPointer.self), context),
+            MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
+        ]
+        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue
+        if isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        let started = options.withUnsafeMutableBufferPointer { items in
+            withVaList([MHD_OPTION.ARRAY.rawValue, items.baseAddress!, MHD_OPTION.END.rawValue]) { arguments in
+                MHD_start_daemon_va(flags, 0, nil, nil, handleAccess, context, arguments)
+            }
+        }
+        guard let started else { return false }
+        let handle = DaemonHandle(pointer: started)
+        daemon.withLock { $0 = handle }
+        listeningSocket.withLock { $0 = fd }
+        return true
+    }
+
+    func stop() {
+        guard let running = daemon.withLock({ current -> DaemonHandle? in
+            defer { current = nil }
+            return current
+        })?.pointer else { return }
+        // Stop accepting; libmicrohttpd gives the listening socket back to close.
+        let fd = MHD_quiesce_daemon(running)
+        let clock = ContinuousClock()
+        let deadline = clock.now + configuration.stopGracePeriod
+        while inFlight.load(ordering: .relaxed) > 0 && clock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        // Stopping the daemon with a suspended connection aborts the process: resume them all.
+        let waiting = suspended.withLock { Array($0.values) }
+        for exchange in waiting {
+            var headers = HTTPHeaders([("Retry-After", "1")])
+            headers.add("Connection", "close")
+            exchange.complete(with: Problem(status: 503, title: "Service Unavailable",
+                                            detail: "The server is stopping.", headers: headers).response)
+        }
+        let flushDeadline = clock.now + .milliseconds(200)
+        while !suspended.withLock({ $0.isEmpty }) || (inFlight.load(ordering: .relaxed) > 0 && clock.now < flushDeadline) {
+            if clock.now >= flushDeadline { break }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        MHD_stop_daemon(running)
+        if fd >= 0 { close(fd) }
+        let original = listeningSocket.withLock { $0 }
+        if original >= 0 && original != fd { close(original) }
+    }
+
+    func didSuspend(_ exchange: Exchange) {
+        suspended.withLock { $0[ObjectIdentifier(exchange)] = exchange }
+    }
+
+    func didResume(_ exchange: Exchange) {
+        suspended.withLock { $0[ObjectIdentifier(exchange)] = nil }
+    }
+
+    private func option(_ name: MHD_OPTION, _ value: Int) -> MHD_OptionItem {
+        MHD_OptionItem(option: name, value: value, ptr_value: nil)
+    }
+
+    /// Options that take a function and its context: the function goes in `value`, as
+    /// libmicrohttpd's documentation of MHD_OPTION_ARRAY asks.
+    private func option(_ name: MHD_OPTION, function: UnsafeMutableRawPointer, _ context: UnsafeMutableRawPointer) -> MHD_OptionItem {
+        MHD_OptionItem(option: name, value: Int(bitPattern: function), ptr_value: context)
+    }
+}
+
+/// The daemon pointer, which libmicrohttpd lets any thread use for quiesce and stop.
+struct DaemonHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
+// MARK: - libmicrohttpd callbacks
+//
+// Global functions, not closures: a closure would inherit the isolation of the code that
+// wrote it, and libmicrohttpd calls these on its own threads.
+
+private let keepEscapes: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<CChar>?) -> Int = { _, _, text in
+    text.map { strlen($0) } ?? 0
+}
+
+/// Called once the request line is read, before any header: creates the exchange.
+private let requestBegan: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { context, uri, connection in
+    guard let context, let connection else { return nil }
+    let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
+    core.inFlight.add(1, ordering: .relaxed)
+    let target = uri.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) } ?? ""
+    let exchange = Exchange(connection: connection, rawTarget: target, server: core)
+    return Unmanaged.passRetained(exchange).toOpaque()
+}
+
+/// Called when a request ends, answered or not: logs it and releases the exchange.
+private let requestEnded: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_RequestTerminationCode) -> Void = { context, _, slot, _ in
+    guard let context, let slot, let pointer = slot.pointee else { return }
+    slot.pointee = nil
+    let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
+    let exchange = Unmanaged<Exchange>.fromOpaque(pointer).takeRetainedValue()
+    core.inFlight.subtract(1, ordering: .relaxed)
+    if core.configuration.accessLog {
+        let elapsed = ContinuousClock.now - exchange.startedAt
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let path = exchange.rawTarget.split(separator: "?", maxSplits: 1).first.map(String.init) ?? exchange.rawTarget
+        AccessLog.write(method: exchange.method, path: path, status: exchange.status,
+                        bytes: exchange.bytesSent, milliseconds: milliseconds)
+    }
+}
+
+private let collectHeader: @convention(c) (UnsafeMutableRawPointer?, MHD_ValueKind, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> MHD_Result = { context, _, key, value in
+    guard let context, let key else { return .YES }
+    let exchange = Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue()
+    exchange.headers.add(String(cString: key), value.map { String(cString: $0) } ?? "")
+    return .YES
+}
+
+/// The access handler: called with the headers, with each piece of body, at the end of the
+/// body, and once more after a resume.
+private let handleAccess: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result = { context, connection, _, method, _, uploadData, uploadSize, slot in
+    guard let context, let connection, let slot, let pointer = slot.pointee, let uploadSize else { return .NO }
+    let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
+    let exchange = Unmanaged<Exchange>.fromOpaque(pointer).takeUnretainedValue()
+    let limit = core.configuration.maxBodySize
+
+    if !exchange.headersSeen {
+        // First call: headers only. Answering now would make libmicrohttpd close the
+        // connection, so the answer waits for a later call (keep-alive stays on).
+        exchange.headersSeen = true
+        exchange.method = method.map { String(cString: $0) } ?? ""
+        _ = MHD_get_connection_values(connection, .HEADER_KIND, collectHeader, pointer)
+        if let declared = exchange.headers["Content-Length"].flatMap(Int.init), declared > limit {
+            // Refuse before reading: the connection closes after the answer, so the unread
+            // body never gets parsed as the next request.
+            exchange.queueNow(Problem.contentTooLarge(limit: limit).response)
+        }
+        return .YES
+    }
+
+    if uploadSize.pointee > 0 {
+        if exchange.isReading {
+            if exchange.body.count + uploadSize.pointee > limit {
+                exchange.queueNow(Problem.contentTooLarge(limit: limit).response)
+            } else if let uploadData {
+                uploadData.withMemoryRebound(to: UInt8.self, capacity: uploadSize.pointee) {
+                    exchange.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: uploadSize.pointee))
+                }
+            }
+        }
+        uploadSize.pointee = 0
+        return .YES
+    }
+
+    if exchange.answerAfterResume() { return .YES }
+    guard exchange.isReading else { return .YES }
+
+    exchange.beginHandling()
+    switch RequestTarget.parse(exchange.rawTarget) {
+    case .success(let target):
+        let request = HTTPRequest(method: exchange.method, target: target, headers: exchange.headers, body: exchange.body)
+        exchange.body = []
+        core.handler(request, Responder(exchange: exchange))
+    case .failure(let failure):
+        exchange.complete(with: Problem.badRequest("The request target is malformed (\(failure)).").response)
+    }
+    exchange.answerOrSuspend()
+    return .YES
+}

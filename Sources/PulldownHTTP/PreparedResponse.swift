@@ -1,0 +1,42 @@
+import CMicroHTTPD
+
+/// A libmicrohttpd response built once and queued many times.
+///
+/// libmicrohttpd reference-counts responses and allows one to be queued on many connections
+/// from many threads, so static files and cached pages skip building and copying per request.
+public final class PreparedResponse: @unchecked Sendable {
+    let handle: OpaquePointer
+    public let status: Int
+    public let headers: HTTPHeaders
+    public let bodyCount: Int
+
+    public init(_ response: HTTPResponse) {
+        self.handle = MHDResponseBuilder.make(response)
+        self.status = response.status
+        self.headers = response.headers
+        self.bodyCount = response.body.count
+    }
+
+    deinit {
+        MHD_destroy_response(handle)
+    }
+}
+
+/// Turns an `HTTPResponse` into a libmicrohttpd response with the standard headers added.
+enum MHDResponseBuilder {
+    static func make(_ response: HTTPResponse) -> OpaquePointer {
+        let handle = response.body.withUnsafeBytes { bytes in
+            // MUST_COPY: libmicrohttpd keeps its own copy, so the Swift array may go away.
+            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
+                                            .RESPMEM_MUST_COPY)
+        }
+        guard let handle else { fatalError("libmicrohttpd could not allocate a response") }
+        for (name, value) in response.headers {
+            _ = MHD_add_response_header(handle, name, value)
+        }
+        for (name, value) in SecurityHeaders.all where !response.headers.contains(name) {
+            _ = MHD_add_response_header(handle, name, value)
+        }
+        return handle
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// How the server listens and the limits it puts on each client. Every limit is named here
+/// so that it is set on purpose, not left to a library default.
+public struct ServerConfiguration: Sendable {
+    /// Loopback by default: a demo backend should not be reachable from the network unless asked.
+    public var host = "127.0.0.1"
+    /// 0 asks the system for a free port; `HTTPServer.port` tells which one it gave.
+    public var port: UInt16 = 8080
+    /// Worker threads, each with its own epoll loop; one per core measured fastest.
+    public var threads = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Seconds a connection may stay silent before it is closed. libmicrohttpd's default is
+    /// never, which lets a client that sends a byte a second hold a connection forever.
+    public var connectionTimeout: UInt32 = 15
+    /// Connections open at once across all threads; more wait in the listen backlog.
+    public var connectionLimit: UInt32 = 4000
+    /// Memory for one connection's request line, headers and buffers. Headers larger than
+    /// this are refused by libmicrohttpd (431) before any handler runs.
+    public var connectionMemoryLimit = 64 * 1024
+    /// The largest request body accepted; a larger one gets 413.
+    public var maxBodySize = 64 * 1024
+    /// How long a stop waits for in-flight requests before answering the rest with 503.
+    public var stopGracePeriod: Duration = .milliseconds(600)
+    /// One line per request on standard error.
+    public var accessLog = true
+    public var listenBacklog: Int32 = 1024
+
+    public init() {}
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Synchronization
+
+/// Serves the files of one folder from memory, each with an ETag and, for text, a gzip copy.
+///
+/// Files are read, hashed and compressed when loaded, not per request. A request can only
+/// name a file found by walking the folder, so no path it sends can reach anything else;
+/// symbolic links that lead out of the folder are left out of the walk. `reloadIfChanged()`
+/// picks up edits, so a page being worked on shows them on the next reload.
+public final class StaticFiles: Sendable {
+    public let root: String
+    private let files: Mutex<Snapshot>
+
+    /// The largest file served; bigger ones are left out rather than held in memory.
+    public static let maxFileSize = 8 << 20
+
+    public struct LoadError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public init(root: String) throws(LoadError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw LoadError(description: "the public folder \(root) does not exist or is not a folder")
+        }
+        guard let real = realpath(root, nil) else {
+            throw LoadError(description: "the public folder \(root) cannot be read")
+        }
+        self.root = String(cString: real)
+        free(real)
+        self.files = Mutex(Snapshot.load(root: self.root, previous: nil))
+    }
+
+    /// The relative paths currently served, sorted.
+    public var paths: [String] {
+        files.withLock { $0.entries.keys.sorted() }
+    }
+
+    /// Re-reads files whose size or modification time changed, and notices added and removed ones.
+    public func reloadIfChanged() {
+        let previous = files.withLock { $0 }
+        let next = Snapshot.load(root: root, previous: previous)
+        files.withLock { $0 = next }
+    }
+
+    /// The response for a request to a path not claimed by any route.
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        guard let relativePath = Self.relativePath(for: request.target.segments),
+              let file = files.withLock({ $0.entries[relativePath] })
+        else {
+            return Problem.notFound("Nothing is served at \(request.path).").response
+        }
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return Problem.methodNotAllowed(request.method, allowed: ["GET", "HEAD"]).response
+        }
+        let variant = file.gzip != nil && Self.acceptsGzip(request.headers["Accept-Encoding"]) ? file.gzip! : file.plain
+        if EntityTag.matches(ifNoneMatch: request.headers["If-None-Match"], etag: variant.etag) {
+            return HTTPResponse(prepared: variant.notModified)
+        }
+        return HTTPResponse(prepared: variant.full)
+    }
+
+    /// The key of a file for the decoded path segments, or nil when a segment could step
+    /// outside the folder or name a hidden file (`..`, `.`, `.git`, separators, NUL).
+    static func relativePath(for segments: [String]) -> String? {
+        var parts = segments
+        if parts.last == "" || parts.isEmpty {
+            if !parts.isEmpty { parts.removeLast() }
+            parts.append("index.html")
+        }
+        for part in parts {
+            if part.isEmpty || part.hasPrefix(".") || part.contains("/") || part.contains("\\") || part.utf8.contains(0) {
+                return nil
+            }
+        }
+        return parts.joined(separator: "/")
+    }
+
+    /// Whether `Accept-Encoding` allows gzip (present and not refused with `q=0`).
+    static func acceptsGzip(_ header: String?) -> Bool {
+        guard let header else { return false }
+        for coding in header.lowercased().split(separator: ",") {
+            let parts = coding.split(separator: ";").map { $0.trimmingSpaces() }
+            guard parts.first == "gzip" || parts.first == "x-gzip" else { continue }
+            let refused = parts.dropFirst().contains { param in
+                guard param.hasPrefix("q=") else { return false }
+                return (Double(param.dropFirst(2)) ?? 1) == 0
+            }
+            return !refused
+        }
+        return false
+    }
+}
+
+/// One encoding of a file: its tag, its full answer and its 304 answer, all built once.
+struct FileVariant: Sendable {
+    let etag: String
+    let full: PreparedResponse
+    let notModified: PreparedResponse
+}
+
+struct StaticFile: Sendable {
+    let modified: Date
+    let size: Int
+    let plain: FileVariant
+    let gzip: FileVariant?
+}
+
+struct Snapshot: Sendable {
+    var entries: [String: StaticFile] = [:]
+
+    static func load(root: String, previous: Snapshot?) -> Snapshot {
+        var snapshot = Snapshot()
+        let manager = FileManager.default
+        guard let walker = manager.enumerator(atPath: root) else { return snapshot }
+        while let relative = walker.nextObject() as? String {
+            let components = relative.split(separator: "/")
+            if components.contains(where: { $0.hasPrefix(".") }) { continue }
+            let fullPath = root + "/" + relative
+            guard let real = realpath(fullPath, nil) else { continue }
+            let resolved = String(cString: real)
+            free(real)
+            // A link that points out of the folder is never served.
+            guard resolved.hasPrefix(root + "/") else { continue }
+            guard let attributes = try? manager.attributesOfItem(atPath: resolved),
+                  attributes[.type] as? FileAttributeType == .typeRegular,
+                  let size = attributes[.size] as? Int, size <= StaticFiles.maxFileSize,
+                  let modified = attributes[.modificationDate] as? Date
+            else { continue }
+            if let old = previous?.entries[relative], old.size == size, old.modified == modified {
+                snapshot.entries[relative] = old
+                continue
+            }
+            guard let data = manager.contents(atPath: resolved) else { continue }
+            snapshot.entries[relative] = makeFile(name: relative, bytes: [UInt8](data), size: size, modified: modified)
+        }
+        return snapshot
+    }
+
+    private static func makeFile(name: String, bytes: [UInt8], size: Int, modified: Date) -> StaticFile {
+        let contentType = MediaTypes.contentType(forFileName: name)
+        let compressible = MediaTypes.isCompressible(contentType)
+        var common = HTTPHeaders([("Content-Type", contentType), ("Cache-Control", "no-cache")])
+        if compressible { common.add("Vary", "Accept-Encoding") }
+
+        func variant(_ body: [UInt8], etag: String, encoding: String?) -> FileVariant {
+            var headers = common
+            headers.add("ETag", etag)
+            if let encoding { headers.add("Content-Encoding", encoding) }
+            let full = PreparedResponse(HTTPResponse(status: 200, headers: headers, body: body))
+            let notModified = PreparedResponse(HTTPResponse(status: 304, headers: headers))
+            return FileVariant(etag: etag, full: full, notModified: notModified)
+        }
+
+        let plainTag = EntityTag.strong(for: bytes)
+        var gzipVariant: FileVariant?
+        if compressible, let compressed = Gzip.compress(bytes), compressed.count < bytes.count {
+            gzipVariant = variant(compressed, etag: EntityTag.strong(for: bytes, suffix: "-gz"), encoding: "gzip")
+        }
+        return StaticFile(modified: modified, size: size,
+                          plain: variant(bytes, etag: plainTag, encoding: nil), gzip: gzipVariant)
+    }
+}
