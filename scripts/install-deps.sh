@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs what Pulldown needs on Debian, only where it is missing.
+#   scripts/install-deps.sh build   libraries the server links against
+#   scripts/install-deps.sh test    the above, plus Chromium and Node for the tests,
+#                                   and a Python virtual environment with pinned packages
+#   scripts/install-deps.sh bench   the above build set, plus wrk and nginx
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want=(pkg-config libmicrohttpd-dev libsqlite3-dev zlib1g-dev libssl-dev)
+case "${1:-build}" in
+  build) ;;
+  test) want+=(chromium fonts-noto-cjk) ;;
+  bench) want+=(wrk nginx-light chromium) ;;
+  *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
+esac
+command -v node >/dev/null 2>&1 || [ "${1:-build}" != test ] || want+=(nodejs)
+python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || want+=(python3-venv)
+
+missing=()
+for package in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing ${missing[*]}"
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ "${1:-build}" != build ]; then
+  requirements=Tests/live/requirements.txt
+  stamp=.venv/.installed
+  if [ ! -x .venv/bin/python ]; then python3 -m venv .venv; fi
+  if [ ! -f "$stamp" ] || ! cmp -s "$requirements" "$stamp"; then
+    .venv/bin/pip install -q --disable-pip-version-check -r "$requirements"
+    cp "$requirements" "$stamp"
+  fi
+fi
