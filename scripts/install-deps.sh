@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 want=(pkg-config libmicrohttpd-dev libsqlite3-dev zlib1g-dev libssl-dev)
 case "${1:-build}" in
   build) ;;
-  test) want+=(chromium fonts-noto-cjk) ;;
+  test) want+=(chromium) ;;
   bench) want+=(wrk nginx-light chromium) ;;
   *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
 esac

@@ -23,8 +23,17 @@ public final class Feed: Sendable {
         self.configuration = configuration
         self.cache = Locked(Cache())
         // Best effort: if the store does not answer now, `newestID` asks again later.
-        if let newest = try? store.read({ try ItemRows.maxID(on: $0) }) {
+        if let newest = readNewestID() {
             cache.withLock { $0.newestID = .some(newest) }
+        }
+    }
+
+    /// The largest id from the database; outer nil when the store did not answer.
+    private func readNewestID() -> Int64?? {
+        do {
+            return .some(try store.read { try ItemRows.maxID(on: $0) })
+        } catch {
+            return nil
         }
     }
 
@@ -38,7 +47,7 @@ public final class Feed: Sendable {
     /// The largest item id, or nil for an empty feed. Cached; only grows.
     public var newestID: Int64? {
         if let known = cache.withLock({ $0.newestID }) { return known }
-        guard let read = try? store.read({ try ItemRows.maxID(on: $0) }) else { return nil }
+        guard let read = readNewestID() else { return nil }
         return cache.withLock { cache in
             let merged = Self.larger(cache.newestID ?? nil, read)
             cache.newestID = .some(merged)

@@ -52,3 +52,109 @@ def test_touch_released_under_the_threshold_springs_back_and_requests_nothing(st
     assert "armed" not in tab.states()
     assert tab.refresh_requests() == []
     assert tab.page.eval_on_selector("#list", "l => l.style.transform") == ""
+
+
+def test_mouse_drag_pulls_and_refreshes_on_the_desktop(start_server, desktop):
+    server = start_server("--delay-ms", "300", seed="20")
+    tab = desktop(server).open()
+    tab.mouse_pull(70, release=False)
+    tab.wait_state("pulling")
+    assert tab.status() == "Pull down to refresh…"
+    tab.page.mouse.move(640, 300 + 220, steps=6)
+    tab.wait_state("armed")
+    assert tab.status() == "Release to refresh…"
+    tab.page.mouse.move(640, 300 + 60, steps=6)  # back under the threshold
+    tab.wait_state("pulling")
+    tab.page.mouse.move(640, 300 + 220, steps=6)
+    tab.wait_state("armed")
+    tab.page.mouse.up()
+    tab.wait_state("refreshing")
+    tab.wait_state("idle")
+    assert tab.states() == ["idle", "pulling", "armed", "pulling", "armed", "refreshing", "settling", "idle"]
+    assert tab.status() == "No new items"
+    assert len(tab.refresh_requests()) == 1
+
+
+def test_mouse_released_under_the_threshold_requests_nothing(start_server, desktop):
+    tab = desktop(start_server(seed="20")).open()
+    tab.mouse_pull(90)
+    tab.wait_state("idle")
+    tab.page.wait_for_timeout(800)
+    assert tab.states() == ["idle", "pulling", "idle"]
+    assert tab.refresh_requests() == []
+
+
+def test_a_second_pull_while_refreshing_does_nothing(start_server, phone):
+    server = start_server("--delay-ms", "1500", seed="20")
+    tab = phone(server).open()
+    tab.touch_pull(220)
+    tab.wait_state("refreshing")
+    tab.touch_pull(220)
+    tab.page.wait_for_timeout(200)
+    assert tab.state() == "refreshing"
+    assert tab.status() == "Updating…"
+    tab.wait_state("idle")
+    tab.page.wait_for_timeout(300)
+    assert len(tab.refresh_requests()) == 1
+    assert tab.states() == ["idle", "pulling", "armed", "refreshing", "settling", "idle"]
+
+
+def test_a_pull_that_does_not_start_at_the_top_does_nothing(start_server, phone):
+    tab = phone(start_server(seed="30")).open()
+    tab.page.mouse.wheel(0, 400)  # scroll down a little
+    tab.page.wait_for_function("() => scrollY > 100")
+    tab.touch_pull(220)
+    tab.page.wait_for_timeout(500)
+    assert tab.states() == ["idle"]
+    assert tab.refresh_requests() == []
+
+
+def test_keyboard_refresh_with_tab_and_enter(start_server, desktop):
+    server = start_server(seed="20")
+    tab = desktop(server).open()
+    api(server, "POST", "/api/items", {"title": "one", "body": "b", "author": "t"})
+    api(server, "POST", "/api/items", {"title": "two", "body": "b", "author": "t"})
+    api(server, "POST", "/api/items", {"title": "three", "body": "b", "author": "t"})
+    for _ in range(5):
+        tab.page.keyboard.press("Tab")
+        if tab.page.evaluate("() => document.activeElement.id") == "refresh":
+            break
+    assert tab.page.evaluate("() => document.activeElement.id") == "refresh"
+    tab.page.keyboard.press("Enter")
+    tab.wait_state("refreshing")
+    tab.wait_state("idle")
+    assert tab.status() == "3 new items"
+    assert [t for t in tab.page.eval_on_selector_all("#feed article h2", "hs => hs.map(h => h.textContent)")[:3]] \
+        == ["three", "two", "one"]
+    assert len(tab.refresh_requests()) == 1
+    assert UPDATED.match(tab.page.text_content("#updated"))
+
+
+def test_reduced_motion_still_goes_through_every_state(start_server, phone):
+    server = start_server("--delay-ms", "300", seed="20")
+    tab = phone(server, reduced_motion="reduce").open()
+    assert tab.page.evaluate("() => matchMedia('(prefers-reduced-motion: reduce)').matches")
+    tab.touch_pull(220)
+    tab.wait_state("refreshing")
+    assert tab.page.eval_on_selector(".ptr-spinner", "s => getComputedStyle(s).animationName") == "none"
+    tab.wait_state("idle")
+    assert tab.states() == ["idle", "pulling", "armed", "refreshing", "settling", "idle"]
+    assert len(tab.refresh_requests()) == 1
+
+
+def test_chinese_texts_with_lang_zh(start_server, phone):
+    tab = phone(start_server(seed="20")).open("?lang=zh")
+    assert tab.page.get_attribute("html", "lang") == "zh-CN"
+    assert tab.page.text_content("#refresh") == "刷新"
+    assert tab.page.text_content(".ptr-updated") == "尚未更新"
+    tab.touch_pull(60, release=False)
+    tab.wait_state("pulling")
+    assert tab.status() == "下拉可以刷新"
+    tab.touch("touchMove", 200, 470)
+    tab.wait_state("armed")
+    assert tab.status() == "松开立即刷新"
+    tab.touch("touchEnd")
+    tab.wait_state("idle")
+    assert "refreshing" in tab.states()
+    assert tab.status() == "没有新内容"
+    assert tab.page.text_content(".ptr-updated").startswith("最后更新：")
