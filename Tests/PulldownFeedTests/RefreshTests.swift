@@ -41,6 +41,17 @@ final class RefreshTests: XCTestCase {
         XCTAssertEqual(feed.newestID, 5)
     }
 
+    func testAnUnseededFeedStartsGeneratingOneIntervalAfterTheFirstRefresh() throws {
+        let clock = ManualClock(testNow)
+        let feed = try makeFeed(clock: clock)
+        let session = SessionID.random()
+        XCTAssertEqual(try feed.refresh(session: session, after: nil, limit: 10).items, [])
+        clock.advance(by: 5)
+        let first = try feed.refresh(session: session, after: nil, limit: 10)
+        XCTAssertEqual(first.items.map(\.id), [1])
+        XCTAssertEqual(feed.newestID, 1)
+    }
+
     func testAddingAnItemRestartsTheGeneratorInterval() throws {
         let clock = ManualClock(testNow)
         let feed = try makeFeed(clock: clock)
