@@ -9,7 +9,7 @@ async function call(path, body) {
   knobs.forEach((v, k) => q.set(k, v));
   const init = body === undefined ? {} :
     { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
-  const res = await fetch(`${path.split('?')[0]}?${q}`, init);
+  const res = await fetch(path.split('?')[0] + (q.size ? `?${q}` : ''), init);
   const json = await res.json().catch(() => ({}));
   if (!res.ok) throw Object.assign(new Error(json.detail || json.title || res.statusText), { status: res.status });
   return json;

@@ -8,6 +8,7 @@ import { PullState, IDLE, PULLING, ARMED, REFRESHING, SETTLING } from './pull-st
 const SVG = 'http://www.w3.org/2000/svg';
 const SLOP = 6; // px of movement before a drag counts as a pull (clicks stay clicks)
 const SETTLE_MS = 300;
+const MIN_REFRESH_MS = 400; // "Updating…" stays up at least this long: no flash on a fast network
 
 function arrow() {
   const svg = document.createElementNS(SVG, 'svg'), path = document.createElementNS(SVG, 'path');
@@ -71,6 +72,8 @@ export class PullToRefresh {
 
   /** Closes the panel, showing `message` (announced) while it closes. Called for you when onRefresh settles. */
   endRefreshing(message) {
+    const wait = this.startedAt + MIN_REFRESH_MS - performance.now();
+    if (wait > 0) return void setTimeout(() => this.endRefreshing(message), wait);
     const action = this.machine.end();
     if (!action) return;
     if (message) this.message = message;
@@ -153,6 +156,7 @@ export class PullToRefresh {
     if (!action) return;
     if (action.state === PULLING || action.state === ARMED) this.message = null;
     if (action.refresh) {
+      this.startedAt = performance.now();
       this.running = Promise.resolve()
         .then(this.onRefresh)
         .then(m => m, err => err?.message || this.texts.failed)

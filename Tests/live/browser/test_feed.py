@@ -1,0 +1,207 @@
+"""The feed page: first page, load more, errors, texts, Last updated, safety."""
+import re
+
+from conftest import api
+
+UPDATED = re.compile(r"^Last updated on \d\d/\d\d/\d{4} \d\d:\d\d [AP]M$")
+
+
+def scroll_to_end_until(tab, text, rounds=20):
+    for _ in range(rounds):
+        if tab.page.text_content("#more-text") == text:
+            return
+        tab.page.evaluate("() => scrollTo(0, document.documentElement.scrollHeight)")
+        tab.page.wait_for_timeout(250)
+    assert tab.page.text_content("#more-text") == text
+
+
+def test_the_first_page_is_a_wai_aria_feed(start_server, phone):
+    tab = phone(start_server(seed="50")).open()
+    feed = tab.page.locator("[role=feed]")
+    assert feed.get_attribute("aria-busy") == "false"
+    articles = tab.page.locator("#feed article")
+    assert articles.count() >= 10
+    first = articles.first
+    assert first.get_attribute("aria-posinset") == "1"
+    assert first.get_attribute("aria-setsize") == "-1"
+    assert first.get_attribute("tabindex") == "0"
+    assert tab.page.text_content(f"#{first.get_attribute('aria-labelledby')}") == first.locator("h2").text_content()
+    assert first.locator("time").get_attribute("datetime").endswith("Z")
+    assert tab.ids() == sorted(tab.ids(), reverse=True)
+    head = tab.page.locator(".day-head").first
+    assert head.text_content() == "Today"
+    assert head.evaluate("h => getComputedStyle(h).position") == "sticky"
+    assert tab.page.locator("[role=status]").count() == 1
+    assert tab.errors == []
+
+
+def test_load_more_reaches_the_end_without_duplicates(start_server, phone):
+    tab = phone(start_server(seed="35")).open()
+    scroll_to_end_until(tab, "No more items")
+    ids = tab.ids()
+    assert len(ids) == 35
+    assert len(set(ids)) == 35
+    assert ids == sorted(ids, reverse=True)
+    assert tab.page.get_attribute("#feed article:last-of-type", "aria-setsize") == "35"
+    pages = [u for m, u in tab.requests if m == "GET" and "/api/items" in u]
+    assert len(pages) == 4  # 10 + 10 + 10 + 5, each page once
+    assert all("before=" in u for u in pages[1:])
+
+
+def test_a_short_first_page_loads_the_next_one_at_once(start_server, desktop):
+    tab = desktop(start_server(seed="25"))
+    tab.page.set_viewport_size({"width": 1280, "height": 2400})
+    tab.open()
+    tab.page.wait_for_function("() => document.querySelectorAll('#feed article').length >= 20")
+
+
+def test_a_delay_keeps_the_spinners_visible(start_server, phone):
+    server = start_server("--delay-ms", "1200", seed="20")
+    tab = phone(server).open(wait_items=False)
+    tab.page.wait_for_selector("#more[data-state=loading] .spinner", state="visible")
+    assert tab.page.get_attribute("#feed", "aria-busy") == "true"
+    assert tab.page.text_content("#more-text") == "Loading…"
+    tab.page.wait_for_selector("#feed article")
+    tab.page.click("#refresh")
+    tab.wait_state("refreshing")
+    tab.page.wait_for_timeout(700)
+    assert tab.state() == "refreshing"
+    assert tab.page.is_visible(".ptr-spinner")
+    tab.wait_state("idle")
+
+
+def test_a_failed_refresh_keeps_the_list_and_last_updated_and_retry_works(start_server, phone):
+    server = start_server(seed="20")
+    tab = phone(server)
+    # The first refresh goes to the server's own failure knob.
+    failed = []
+
+    def fail_once(route):
+        if not failed:
+            failed.append(1)
+            url = route.request.url
+            route.continue_(url=url + ("&" if "?" in url else "?") + "_fail=503")
+        else:
+            route.continue_()
+    tab.page.route("**/api/refresh*", fail_once)
+    tab.open()
+    before = tab.ids()
+    api(server, "POST", "/api/items", {"title": "after the failure", "body": "b", "author": "t"})
+    tab.touch_pull(220)
+    tab.wait_state("refreshing")
+    tab.wait_state("idle")
+    assert tab.page.is_visible("#error")
+    assert tab.page.text_content("#error-text") == "Couldn't refresh. Try again."
+    assert tab.ids() == before
+    assert tab.page.text_content(".ptr-updated") == "Not updated yet"
+    assert tab.page.get_attribute("#feed", "aria-busy") == "false"
+
+    tab.page.click("#retry")
+    tab.wait_state("refreshing")
+    tab.wait_state("idle")
+    assert tab.page.is_hidden("#error")
+    assert tab.page.text_content("#feed article h2") == "after the failure"
+    assert UPDATED.match(tab.page.text_content(".ptr-updated"))
+    assert len(tab.refresh_requests()) == 2
+
+
+def test_a_failed_page_shows_a_retry_row(start_server, phone):
+    tab = phone(start_server(seed="35"))
+    failed = []
+
+    def fail_once(route):
+        if "before=" in route.request.url and not failed:
+            failed.append(1)
+            route.continue_(url=route.request.url + "&_fail=500")
+        else:
+            route.continue_()
+    tab.page.route("**/api/items?*", fail_once)
+    tab.open()
+    tab.page.evaluate("() => scrollTo(0, document.documentElement.scrollHeight)")
+    tab.page.wait_for_selector("#more-retry", state="visible")
+    assert tab.page.text_content("#more-text").startswith("Couldn't load items.")
+    assert tab.page.get_attribute("#feed", "aria-busy") == "false"
+    assert not tab.page.is_visible("#more .spinner")
+    tab.page.click("#more-retry")
+    scroll_to_end_until(tab, "No more items")
+    assert len(set(tab.ids())) == len(tab.ids()) == 35
+
+
+def test_every_api_call_failing_leaves_nothing_loading(start_server, phone):
+    tab = phone(start_server("--fail-rate", "1", seed="20")).open(wait_items=False)
+    tab.page.wait_for_selector("#more-retry", state="visible")
+    tab.page.click("#refresh")
+    tab.wait_state("idle")
+    assert tab.page.is_visible("#error")
+    assert tab.page.get_attribute("#feed", "aria-busy") == "false"
+    assert tab.page.text_content(".ptr-updated") == "Not updated yet"
+
+
+def test_last_updated_survives_a_reload_and_a_server_restart(start_server, phone, tmp_path):
+    db = tmp_path / "restart.sqlite"
+    server = start_server(seed="20", db=db)
+    tab = phone(server).open()
+    tab.page.click("#refresh")
+    tab.wait_state("refreshing")
+    tab.wait_state("idle")
+    shown = tab.page.text_content(".ptr-updated")
+    assert UPDATED.match(shown)
+    tab.page.reload()
+    tab.page.wait_for_function("() => document.querySelector('.ptr-updated').textContent !== ''")
+    assert tab.page.text_content(".ptr-updated") == shown
+    server.stop()
+    again = start_server(seed="20", db=db)
+    tab.page.goto(again.url + "/")
+    tab.page.wait_for_function("() => document.querySelector('.ptr-updated').textContent !== ''")
+    assert tab.page.text_content(".ptr-updated") == shown
+
+
+def test_an_html_title_is_shown_as_text_and_runs_nothing(start_server, phone):
+    server = start_server(seed="5")
+    evil = '<img src=x onerror=alert(1)>'
+    api(server, "POST", "/api/items", {"title": evil, "body": "<b>bold?</b>", "author": "<script>alert(2)</script>"})
+    tab = phone(server).open()
+    tab.page.wait_for_timeout(300)
+    assert tab.page.text_content("#feed article h2") == evil
+    assert tab.page.locator("#feed img, #feed b, #feed script").count() == 0
+    assert tab.dialogs == []
+
+
+def test_new_items_above_do_not_move_what_is_being_read(start_server, desktop):
+    server = start_server(seed="40")
+    tab = desktop(server).open()
+    scroll_to_end_until(tab, "", rounds=1)
+    tab.page.evaluate("() => scrollTo(0, 900)")
+    tab.page.wait_for_timeout(200)
+    reading = tab.page.evaluate(
+        "() => [...document.querySelectorAll('#feed article')].find(a => a.getBoundingClientRect().top > 80)")
+    assert reading is not None
+    target = tab.page.evaluate(
+        "() => [...document.querySelectorAll('#feed article')].find(a => a.getBoundingClientRect().top > 80).dataset.id")
+    top = lambda: tab.page.eval_on_selector(f"article[data-id='{target}']", "a => a.getBoundingClientRect().top")
+    before = top()
+    for i in range(3):
+        api(server, "POST", "/api/items", {"title": f"new {i}", "body": "b", "author": "t"})
+    tab.page.click("#refresh")
+    tab.wait_state("refreshing")
+    tab.wait_state("idle")
+    assert tab.status() == "3 new items"
+    assert abs(top() - before) <= 2
+
+
+def test_the_demo_form_posts_an_item_the_next_pull_shows(start_server, phone):
+    server = start_server(seed="10")
+    tab = phone(server).open()
+    tab.page.click(".compose summary")
+    tab.page.fill("input[name=title]", "Posted from the form")
+    tab.page.fill("textarea[name=body]", "hello")
+    tab.page.fill("input[name=author]", "me")
+    tab.page.click("#compose button")
+    tab.page.wait_for_function("() => document.getElementById('compose-status').textContent !== ''")
+    assert tab.page.text_content("#compose-status") == "Posted. Pull down to see it."
+    tab.page.click(".compose summary")  # fold the form away again
+    tab.page.evaluate("() => scrollTo(0, 0)")
+    tab.touch_pull(220)
+    tab.wait_state("idle")
+    assert tab.page.text_content("#feed article h2") == "Posted from the form"
+    assert tab.status() == "1 new item"
