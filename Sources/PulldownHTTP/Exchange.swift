@@ -32,6 +32,8 @@ final class Exchange: @unchecked Sendable {
     var method = ""
     var headers = HTTPHeaders()
     var body: [UInt8] = []
+    /// The body passed the limit; what is left of it is dropped and the answer is 413.
+    var bodyTooLarge = false
     var status: Int?
     var bytesSent = 0
 

@@ -207,9 +207,12 @@ private let handleAccess: @convention(c) (UnsafeMutableRawPointer?, OpaquePointe
     }
 
     if uploadSize.pointee > 0 {
-        if exchange.isReading {
+        if exchange.isReading && !exchange.bodyTooLarge {
             if exchange.body.count + uploadSize.pointee > limit {
-                exchange.queueNow(Problem.contentTooLarge(limit: limit).response)
+                // libmicrohttpd refuses a response queued in the middle of the body, so the
+                // rest is read and dropped, and the 413 goes out once the request is complete.
+                exchange.bodyTooLarge = true
+                exchange.body = []
             } else if let uploadData {
                 uploadData.withMemoryRebound(to: UInt8.self, capacity: uploadSize.pointee) {
                     exchange.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: uploadSize.pointee))
@@ -222,6 +225,10 @@ private let handleAccess: @convention(c) (UnsafeMutableRawPointer?, OpaquePointe
 
     if exchange.answerAfterResume() { return .YES }
     guard exchange.isReading else { return .YES }
+    if exchange.bodyTooLarge {
+        exchange.queueNow(Problem.contentTooLarge(limit: limit).response)
+        return .YES
+    }
 
     exchange.beginHandling()
     switch RequestTarget.parse(exchange.rawTarget) {
