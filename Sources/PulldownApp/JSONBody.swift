@@ -21,6 +21,7 @@ struct JSONBody {
         }
         let value: JSONValue
         do {
+            guard !Self.hasTrailingComma(request.body) else { throw Problem.badRequest("") }
             value = try JSONDecoder().decode(JSONValue.self, from: Data(request.body))
         } catch {
             throw Problem.badRequest("The body is not well-formed JSON (or not UTF-8).")
@@ -29,6 +30,26 @@ struct JSONBody {
             throw Problem.badRequest("The body must be a JSON object.")
         }
         fields = object
+    }
+
+    /// Whether a `,` comes right before a `}` or `]` outside strings. Foundation's parser accepts
+    /// that (`{"title": "x",}`), RFC 8259 does not, and neither does this API.
+    static func hasTrailingComma(_ bytes: [UInt8]) -> Bool {
+        var inString = false, escaped = false, afterComma = false
+        for byte in bytes {
+            if inString {
+                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+                continue
+            }
+            switch byte {
+            case 0x20, 0x0A, 0x0D, 0x09: continue
+            case 0x7D, 0x5D: if afterComma { return true }
+            case 0x22: inString = true
+            default: break
+            }
+            afterComma = byte == 0x2C
+        }
+        return false
     }
 
     /// Throws a 400 naming every field not in `known`: a misspelt field should not be ignored.
