@@ -5,6 +5,7 @@ real input (CDP Input.dispatchTouchEvent, page.mouse), never through page functi
 """
 import json
 import os
+import urllib.error
 import urllib.request
 
 import pytest
@@ -135,5 +136,8 @@ def api(server, method, path, body=None):
     data = None if body is None else json.dumps(body).encode()
     req = urllib.request.Request(server.url + path, data=data, method=method,
                                  headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=10) as res:
-        return res.status, json.loads(res.read() or b"null")
+    try:
+        with urllib.request.urlopen(req, timeout=10) as res:
+            return res.status, json.loads(res.read() or b"null")
+    except urllib.error.HTTPError as e:
+        raise AssertionError(f"{method} {path}: {e.code} {e.read()[:300]!r}") from None

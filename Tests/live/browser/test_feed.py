@@ -205,3 +205,26 @@ def test_the_demo_form_posts_an_item_the_next_pull_shows(start_server, phone):
     tab.wait_state("idle")
     assert tab.page.text_content("#feed article h2") == "Posted from the form"
     assert tab.status() == "1 new item"
+
+
+def test_a_gap_replaces_the_list_with_the_newest_page(start_server, phone):
+    server = start_server(seed="20")
+    tab = phone(server).open()
+    assert tab.ids()[0] == 20
+    for i in range(12):  # more new items than one refresh brings: a gap
+        api(server, "POST", "/api/items", {"title": f"burst {i}", "body": "b", "author": "t"})
+    tab.page.click("#refresh")
+    tab.wait_state("refreshing")
+    tab.wait_state("idle")
+    ids = tab.ids()
+    assert ids[:10] == list(range(32, 22, -1))
+    assert 20 not in ids[:10]
+    assert tab.page.get_attribute("#feed article", "aria-posinset") == "1"
+    # Paging goes on below the fresh page and fills the gap without repeating anything.
+    for _ in range(20):
+        if tab.page.text_content("#more-text") == "No more items":
+            break
+        tab.page.evaluate("() => scrollTo(0, document.documentElement.scrollHeight)")
+        tab.page.wait_for_timeout(250)
+    ids = tab.ids()
+    assert ids == list(range(32, 0, -1))
