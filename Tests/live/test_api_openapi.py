@@ -1,0 +1,187 @@
+"""GET /api/openapi.json: a valid OpenAPI 3.1 document that matches what the server answers."""
+import urllib.parse
+
+import pytest
+from jsonschema import Draft202012Validator, FormatChecker
+from openapi_spec_validator import validate as validate_spec
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from test_api_support import call, get, post, with_session
+
+BASE = "urn:pulldown:openapi"
+METHODS = ["get", "head", "post", "put", "delete", "patch", "options", "trace"]
+
+
+@pytest.fixture
+def document(server):
+    reply = get(server, "/api/openapi.json")
+    assert reply.status == 200
+    assert reply.content_type == "application/json"
+    return reply.json()
+
+
+class Contract:
+    """Checks real answers against the document: status listed, body and headers match their schemas."""
+
+    def __init__(self, document):
+        self.document = document
+        self.registry = Registry().with_resource(BASE, Resource(contents=document, specification=DRAFT202012))
+
+    def node(self, pointer):
+        value = self.document
+        for part in pointer.split("/")[1:]:
+            value = value[part.replace("~1", "/").replace("~0", "~")]
+        return value
+
+    @staticmethod
+    def escape(part):
+        return part.replace("~", "~0").replace("/", "~1")
+
+    def follow(self, pointer):
+        """The pointer itself, or where its `$ref` leads."""
+        value = self.node(pointer)
+        while "$ref" in value:
+            pointer = value["$ref"].removeprefix("#")
+            value = self.node(pointer)
+        return pointer, value
+
+    def validate(self, schema_pointer, instance):
+        fragment = urllib.parse.quote(schema_pointer, safe="/~")
+        validator = Draft202012Validator({"$ref": f"{BASE}#{fragment}"}, registry=self.registry,
+                                         format_checker=FormatChecker())
+        errors = sorted(validator.iter_errors(instance), key=lambda error: error.path)
+        assert not errors, [f"{list(error.path)}: {error.message}" for error in errors]
+
+    def check(self, path, method, reply):
+        """Asserts that `reply` to METHOD PATH is what the document says it can be."""
+        operation = f"/paths/{self.escape(path)}/{method.lower()}"
+        responses = self.node(operation + "/responses")
+        assert str(reply.status) in responses, f"{method} {path} answered {reply.status}, not documented"
+        pointer, response = self.follow(f"{operation}/responses/{reply.status}")
+        content = response.get("content", {})
+        if content and method.upper() != "HEAD":
+            assert reply.content_type in content, (reply.content_type, list(content))
+            self.validate(f"{pointer}/content/{self.escape(reply.content_type)}/schema", reply.json())
+        else:
+            assert reply.body == b""
+        for name, header in response.get("headers", {}).items():
+            header_pointer, header = self.follow(f"{pointer}/headers/{self.escape(name)}")
+            values = reply.header_all(name)
+            if header.get("required"):
+                assert values, f"{name} is required on {reply.status}"
+            for value in values:
+                schema_pointer, schema = self.follow(f"{header_pointer}/schema")
+                self.validate(schema_pointer, int(value) if schema.get("type") == "integer" else value)
+        return reply
+
+
+@pytest.fixture
+def contract(document):
+    return Contract(document)
+
+
+def test_the_document_is_valid_openapi_3_1(document):
+    assert document["openapi"].startswith("3.1.")
+    validate_spec(document)
+
+
+def test_the_document_lists_every_endpoint(document):
+    assert set(document["paths"]) == {"/api/items", "/api/items/{id}", "/api/refresh", "/api/session",
+                                      "/api/openapi.json", "/healthz"}
+
+
+def test_every_api_operation_documents_the_demo_knobs(document):
+    for path, item in document["paths"].items():
+        for method in METHODS:
+            if method not in item:
+                continue
+            names = {parameter["$ref"].rsplit("/", 1)[-1] if "$ref" in parameter else parameter["name"]
+                     for parameter in item[method].get("parameters", [])}
+            if path.startswith("/api/"):
+                assert {"delay", "fail"} <= names, (path, method)
+                assert {"400", "429", "500", "503"} <= set(item[method]["responses"]), (path, method)
+            else:
+                assert not {"delay", "fail"} & names
+
+
+def test_the_documented_methods_are_exactly_the_ones_the_server_allows(server, document):
+    for path, item in document["paths"].items():
+        documented = sorted(method.upper() for method in METHODS if method in item)
+        reply = call(server, "PATCH", path.replace("{id}", "1"))
+        assert reply.status == 405
+        assert sorted(m.strip() for m in reply.header("Allow").split(",")) == documented, path
+
+
+def test_the_session_security_schemes_match_the_cookie_and_header(document):
+    schemes = document["components"]["securitySchemes"]
+    assert {(s["in"], s["name"]) for s in schemes.values()} == {("cookie", "pulldown_session"),
+                                                                 ("header", "X-Session-Id")}
+
+
+def test_the_problem_schema_is_rfc_9457_with_invalid_params(document):
+    problem = document["components"]["schemas"]["Problem"]
+    assert set(problem["required"]) == {"type", "title", "status", "detail"}
+    assert set(problem["properties"]["invalid_params"]["items"]["required"]) == {"name", "reason"}
+
+
+def test_item_pages_match_the_document(server, contract):
+    reply = contract.check("/api/items", "GET", get(server, "/api/items"))
+    assert reply.header("Link")
+    contract.check("/api/items", "GET", get(server, "/api/items?limit=10&before=11"))
+    contract.check("/api/items", "GET", get(server, "/api/items?after=10&limit=5"))
+    contract.check("/api/items", "GET", get(server, "/api/items", headers={"If-None-Match": reply.header("ETag")}))
+    contract.check("/api/items", "HEAD", call(server, "HEAD", "/api/items"))
+
+
+def test_items_and_new_items_match_the_document(server, contract):
+    created = contract.check("/api/items", "POST", post(server, "/api/items", json={"title": "Schema", "body": "x"}))
+    assert created.status == 201
+    contract.check("/api/items/{id}", "GET", get(server, created.header("Location")))
+    contract.check("/api/items/{id}", "HEAD", call(server, "HEAD", created.header("Location")))
+    contract.check("/api/items/{id}", "GET", get(server, "/api/items/999"))
+
+
+def test_refresh_and_session_match_the_document(server, contract):
+    fresh = contract.check("/api/session", "GET", get(server, "/api/session"))
+    assert fresh.json()["lastUpdated"] is None
+    refreshed = contract.check("/api/refresh", "POST", post(server, "/api/refresh"))
+    contract.check("/api/refresh", "POST", post(server, "/api/refresh", json={"after": 45, "limit": 3},
+                                                 headers=with_session(refreshed.session)))
+    state = contract.check("/api/session", "GET", get(server, "/api/session", headers=with_session(refreshed.session)))
+    assert state.json()["refreshCount"] == 2
+
+
+def test_problems_match_the_document(server, contract):
+    cases = [
+        ("/api/items", "GET", lambda: get(server, "/api/items?limit=0&before=x")),
+        ("/api/items", "GET", lambda: get(server, "/api/items?_delay=99999")),
+        ("/api/items", "POST", lambda: post(server, "/api/items", json={"title": ""})),
+        ("/api/items", "POST", lambda: post(server, "/api/items", body=b"{", headers={"Content-Type": "application/json"})),
+        ("/api/items", "POST", lambda: post(server, "/api/items", body=b"x" * 70000,
+                                            headers={"Content-Type": "application/json"})),
+        ("/api/refresh", "POST", lambda: post(server, "/api/refresh", json={"after": "x"})),
+        ("/api/refresh", "POST", lambda: post(server, "/api/refresh?_fail=429")),
+        ("/api/session", "GET", lambda: get(server, "/api/session?_fail=500")),
+        ("/api/openapi.json", "GET", lambda: get(server, "/api/openapi.json?_fail=503")),
+        ("/api/items/{id}", "GET", lambda: get(server, "/api/items/0?_fail=418")),
+    ]
+    for path, method, make in cases:
+        reply = make()
+        assert reply.status >= 400
+        contract.check(path, method, reply)
+
+
+def test_the_unlisted_answers_match_their_components(server, contract):
+    not_allowed = call(server, "DELETE", "/api/items")
+    contract.validate("/components/schemas/Problem", not_allowed.json())
+    assert not_allowed.header("Allow")
+    unknown = get(server, "/api/nothing/here")
+    assert unknown.status == 404
+    contract.validate("/components/schemas/Problem", unknown.json())
+
+
+def test_health_matches_the_document(server, contract):
+    contract.check("/healthz", "GET", get(server, "/healthz"))
+    contract.check("/healthz", "HEAD", call(server, "HEAD", "/healthz"))
+    contract.check("/api/openapi.json", "GET", get(server, "/api/openapi.json"))
