@@ -107,7 +107,7 @@ function setMore(state, detail) {
 
 function loadPage() {
   if (busy || !hasMore || pageFailed) return;
-  const request = firstPage || api.items({ before: Math.min(...ids()) });
+  const request = firstPage || api.items(shown.size ? { before: Math.min(...ids()) } : {});
   firstPage = null;
   setMore('loading');
   run(async () => {

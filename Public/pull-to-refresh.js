@@ -2,6 +2,9 @@
 // input itself; the host only gives it the element to move and an async `onRefresh`.
 // Needs pull-to-refresh.css. The logic lives in pull-state.js; this file only does I/O:
 // input in, actions out, DOM writes batched per animation frame, transforms only.
+//
+//   const ptr = new PullToRefresh(listElement, { onRefresh: async () => { await load(); return '3 new items'; } });
+//   button.onclick = () => ptr.beginRefreshing();
 
 import { PullState, IDLE, PULLING, ARMED, REFRESHING, SETTLING } from './pull-state.js';
 
@@ -73,7 +76,7 @@ export class PullToRefresh {
   /** Closes the panel, showing `message` (announced) while it closes. Called for you when onRefresh settles. */
   endRefreshing(message) {
     const wait = this.startedAt + MIN_REFRESH_MS - performance.now();
-    if (wait > 0) return void setTimeout(() => this.endRefreshing(message), wait);
+    if (wait > 0) return void (this.endTimer = setTimeout(() => this.endRefreshing(message), wait));
     const action = this.machine.end();
     if (!action) return;
     if (message) this.message = message;
@@ -90,6 +93,7 @@ export class PullToRefresh {
   destroy() {
     for (const [t, type, fn] of this.listeners) t.removeEventListener(type, fn);
     clearTimeout(this.settleTimer);
+    clearTimeout(this.endTimer);
     cancelAnimationFrame(this.frame);
     this.gestureEl.style.touchAction = '';
     this.content.style.transform = '';

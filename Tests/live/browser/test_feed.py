@@ -228,3 +228,24 @@ def test_a_gap_replaces_the_list_with_the_newest_page(start_server, phone):
         tab.page.wait_for_timeout(250)
     ids = tab.ids()
     assert ids == list(range(32, 0, -1))
+
+
+def test_a_failed_first_page_can_be_retried(start_server, phone):
+    tab = phone(start_server(seed="15"))
+    failed = []
+
+    def fail_first(route):
+        if not failed:
+            failed.append(1)
+            route.continue_(url=route.request.url + "&_fail=500")
+        else:
+            route.continue_()
+    tab.page.route("**/api/items?*", fail_first)
+    tab.open(wait_items=False)
+    tab.page.wait_for_selector("#more-retry", state="visible")
+    assert tab.ids() == []
+    tab.page.click("#more-retry")
+    tab.page.wait_for_selector("#feed article")
+    scroll_to_end_until(tab, "No more items")
+    assert tab.ids() == list(range(15, 0, -1))
+    assert all("Infinity" not in u for _, u in tab.requests)
