@@ -1,0 +1,86 @@
+import PulldownHTTP
+import XCTest
+@testable import PulldownApp
+
+final class DemoKnobsTests: XCTestCase {
+    private func request(_ target: String) -> HTTPRequest {
+        HTTPRequest(method: "GET", rawTarget: target)!
+    }
+
+    private func refusal(_ knobs: DemoKnobs, _ target: String, file: StaticString = #filePath, line: UInt = #line) -> Problem? {
+        do {
+            _ = try knobs.plan(for: request(target))
+            XCTFail("expected a 400 for \(target)", file: file, line: line)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    func testNoKnobsMeansNoDelayAndNoFailure() throws {
+        let plan = try DemoKnobs().plan(for: request("/api/items"))
+        XCTAssertEqual(plan.delayMilliseconds, 0)
+        XCTAssertNil(plan.failure)
+    }
+
+    func testTheServerDelayAppliesToEveryRequest() throws {
+        XCTAssertEqual(try DemoKnobs(delayMilliseconds: 1000).plan(for: request("/api/items")).delayMilliseconds, 1000)
+    }
+
+    func testJitterAddsUpToItsValue() throws {
+        let knobs = DemoKnobs(delayMilliseconds: 100, jitterMilliseconds: 50)
+        let delays = try (0..<200).map { _ in try knobs.plan(for: request("/api/items")).delayMilliseconds }
+        XCTAssertTrue(delays.allSatisfy { (100...150).contains($0) })
+        XCTAssertGreaterThan(Set(delays).count, 1)
+    }
+
+    func testTheDelayParameterReplacesTheServerDelay() throws {
+        let knobs = DemoKnobs(delayMilliseconds: 1000, jitterMilliseconds: 500)
+        XCTAssertEqual(try knobs.plan(for: request("/api/items?_delay=300")).delayMilliseconds, 300)
+        XCTAssertEqual(try knobs.plan(for: request("/api/items?_delay=0")).delayMilliseconds, 0)
+        XCTAssertEqual(try knobs.plan(for: request("/api/items?_delay=10000")).delayMilliseconds, 10_000)
+    }
+
+    func testABadDelayIsA400NamingIt() {
+        for value in ["10001", "20000", "-1", "abc", "1.5", ""] {
+            let problem = refusal(DemoKnobs(), "/api/items?_delay=\(value)")
+            XCTAssertEqual(problem?.status, 400, value)
+            XCTAssertEqual(problem?.invalidParams.map(\.name), ["_delay"], value)
+        }
+    }
+
+    func testTheFailParameterInjectsThatStatus() throws {
+        for (status, retryAfter) in [(429, true), (500, false), (503, true)] {
+            let failure = try XCTUnwrap(DemoKnobs().plan(for: request("/api/items?_fail=\(status)")).failure)
+            XCTAssertEqual(failure.status, status)
+            XCTAssertEqual(failure.headers["Retry-After"] != nil, retryAfter, "\(status)")
+            XCTAssertEqual(failure.response.headers["Content-Type"], "application/problem+json")
+        }
+    }
+
+    func testABadFailIsA400NamingIt() {
+        for value in ["418", "200", "404", "abc", ""] {
+            let problem = refusal(DemoKnobs(), "/api/items?_fail=\(value)")
+            XCTAssertEqual(problem?.invalidParams.map(\.name), ["_fail"], value)
+        }
+    }
+
+    func testAFailRateOfOneFailsEveryRequestWith503() throws {
+        let knobs = DemoKnobs(failRate: 1)
+        for _ in 0..<50 {
+            let failure = try XCTUnwrap(knobs.plan(for: request("/api/items")).failure)
+            XCTAssertEqual(failure.status, 503)
+            XCTAssertEqual(failure.headers["Retry-After"], "1")
+        }
+    }
+
+    func testAFailRateOfOneHalfFailsSomeAndNotOthers() throws {
+        let knobs = DemoKnobs(failRate: 0.5)
+        let failures = try (0..<400).filter { _ in try knobs.plan(for: request("/api/items")).failure != nil }.count
+        XCTAssertTrue((100...300).contains(failures), "\(failures)")
+    }
+
+    func testTheFailParameterWinsOverTheFailRate() throws {
+        XCTAssertEqual(try DemoKnobs(failRate: 1).plan(for: request("/api/items?_fail=429")).failure?.status, 429)
+    }
+}

@@ -1,0 +1,68 @@
+import PulldownHTTP
+import XCTest
+@testable import PulldownApp
+
+final class ItemsQueryTests: XCTestCase {
+    private func parse(_ query: String, defaultLimit: Int = 10) throws(Problem) -> ItemsQuery {
+        try ItemsQuery.parse(QueryParameters(parsing: query)!, defaultLimit: defaultLimit)
+    }
+
+    /// The names in `invalid_params` of the 400 that `query` gives.
+    private func invalidNames(_ query: String, file: StaticString = #filePath, line: UInt = #line) -> [String] {
+        do {
+            let parsed = try parse(query)
+            XCTFail("expected a 400 for \(query), got \(parsed)", file: file, line: line)
+            return []
+        } catch {
+            XCTAssertEqual(error.status, 400, file: file, line: line)
+            return error.invalidParams.map(\.name)
+        }
+    }
+
+    func testNoParametersIsTheNewestPageWithTheDefaultLimit() throws {
+        XCTAssertEqual(try parse(""), ItemsQuery(limit: 10, cursor: .newest))
+        XCTAssertEqual(try parse("", defaultLimit: 7), ItemsQuery(limit: 7, cursor: .newest))
+    }
+
+    func testLimitBeforeAndAfterAreRead() throws {
+        XCTAssertEqual(try parse("limit=1&before=42"), ItemsQuery(limit: 1, cursor: .before(42)))
+        XCTAssertEqual(try parse("limit=100&after=0"), ItemsQuery(limit: 100, cursor: .after(0)))
+        XCTAssertEqual(try parse("before=9223372036854775807"), ItemsQuery(limit: 10, cursor: .before(Int64.max)))
+    }
+
+    func testDemoKnobsAreLeftToTheKnobs() throws {
+        XCTAssertEqual(try parse("_delay=abc&_fail=418&limit=3"), ItemsQuery(limit: 3, cursor: .newest))
+    }
+
+    func testBadLimitsAreNamed() {
+        for value in ["0", "-1", "abc", "101", "1e3", "99999999999999999999", "", "1.0", "+5", "%205"] {
+            XCTAssertEqual(invalidNames("limit=\(value)"), ["limit"], value)
+        }
+    }
+
+    func testBadCursorsAreNamed() {
+        for value in ["0", "-1", "abc", "1e3", "99999999999999999999", ""] {
+            XCTAssertEqual(invalidNames("before=\(value)"), ["before"], value)
+        }
+        for value in ["-1", "abc", "1e3", "9223372036854775808", ""] {
+            XCTAssertEqual(invalidNames("after=\(value)"), ["after"], value)
+        }
+    }
+
+    func testBeforeWithAfterIsRefused() {
+        XCTAssertEqual(invalidNames("before=10&after=5"), ["after"])
+    }
+
+    func testARepeatedParameterIsRefused() {
+        XCTAssertEqual(invalidNames("limit=5&limit=5"), ["limit"])
+        XCTAssertEqual(invalidNames("before=5&before=6"), ["before"])
+    }
+
+    func testAnUnknownParameterIsRefused() {
+        XCTAssertEqual(invalidNames("since=5"), ["since"])
+    }
+
+    func testEveryProblemIsNamedInOneError() {
+        XCTAssertEqual(invalidNames("limit=0&before=x&page=2"), ["page", "limit", "before"])
+    }
+}
