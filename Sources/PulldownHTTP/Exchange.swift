@@ -57,8 +57,13 @@ final class Exchange: @unchecked Sendable {
                 state.phase = .answered
                 return answer
             }
+            guard server.didSuspend(self) else {
+                // The server is stopping: suspending now would abort it, so answer at once.
+                state.phase = .answered
+                state.answer = ServerCore.stoppingResponse
+                return state.answer
+            }
             state.phase = .suspended
-            server.didSuspend(self)
             MHD_suspend_connection(connection)
             return nil
         }

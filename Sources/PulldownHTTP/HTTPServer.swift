@@ -49,7 +49,8 @@ final class ServerCore: @unchecked Sendable {
     let configuration: ServerConfiguration
     let handler: HTTPHandler
     let inFlight = Atomic<Int>(0)
-    private let suspended = Mutex<[ObjectIdentifier: Exchange]>([:])
+    /// Suspended exchanges; `closed` once `stop` has answered them, after which none may suspend.
+    private let suspended = Mutex<(closed: Bool, exchanges: [ObjectIdentifier: Exchange])>((false, [:]))
     private let daemon = Mutex<DaemonHandle?>(nil)
     private let listeningSocket = Mutex<Int32>(-1)
 
@@ -100,15 +101,16 @@ final class ServerCore: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.01)
         }
         // Stopping the daemon with a suspended connection aborts the process: resume them all.
-        let waiting = suspended.withLock { Array($0.values) }
+        // A request arriving on a kept-alive connection from now on is answered 503 at once.
+        let waiting = suspended.withLock { state in
+            state.closed = true
+            return Array(state.exchanges.values)
+        }
         for exchange in waiting {
-            var headers = HTTPHeaders([("Retry-After", "1")])
-            headers.add("Connection", "close")
-            exchange.complete(with: Problem(status: 503, title: "Service Unavailable",
-                                            detail: "The server is stopping.", headers: headers).response)
+            exchange.complete(with: Self.stoppingResponse)
         }
         let flushDeadline = clock.now + .milliseconds(200)
-        while !suspended.withLock({ $0.isEmpty }) || (inFlight.load(ordering: .relaxed) > 0 && clock.now < flushDeadline) {
+        while !suspended.withLock({ $0.exchanges.isEmpty }) || (inFlight.load(ordering: .relaxed) > 0 && clock.now < flushDeadline) {
             if clock.now >= flushDeadline { break }
             Thread.sleep(forTimeInterval: 0.005)
         }
@@ -118,12 +120,26 @@ final class ServerCore: @unchecked Sendable {
         if original >= 0 && original != fd { close(original) }
     }
 
-    func didSuspend(_ exchange: Exchange) {
-        suspended.withLock { $0[ObjectIdentifier(exchange)] = exchange }
+    /// The answer for requests still waiting when the server stops.
+    static var stoppingResponse: HTTPResponse {
+        var headers = HTTPHeaders([("Retry-After", "1")])
+        headers.add("Connection", "close")
+        return Problem(status: 503, title: "Service Unavailable", detail: "The server is stopping.",
+                       headers: headers).response
+    }
+
+    /// Records a suspension; false once `stop` has answered the suspended requests, because
+    /// libmicrohttpd aborts the process if the daemon stops with a connection still suspended.
+    func didSuspend(_ exchange: Exchange) -> Bool {
+        suspended.withLock { state in
+            guard !state.closed else { return false }
+            state.exchanges[ObjectIdentifier(exchange)] = exchange
+            return true
+        }
     }
 
     func didResume(_ exchange: Exchange) {
-        suspended.withLock { $0[ObjectIdentifier(exchange)] = nil }
+        suspended.withLock { $0.exchanges[ObjectIdentifier(exchange)] = nil }
     }
 
     private func option(_ name: MHD_OPTION, _ value: Int) -> MHD_OptionItem {
