@@ -165,6 +165,39 @@ final class HTTPServerTests: XCTestCase {
         server.stop()   // a second stop is harmless
     }
 
+    func testRequestSuspendedAfterStopAnsweredTheWaitingOnesGets503InsteadOfAnAbort() throws {
+        let kept = Mutex<[Responder]>([])
+        let server = try HTTPServer(configuration: configuration(grace: .milliseconds(100))) { request, responder in
+            if request.path == "/healthz" {
+                responder.send(.text("ok"))
+            } else {
+                kept.withLock { $0.append(responder) }   // never answered by the handler
+            }
+        }
+        let waiting = try RawClient(port: server.port)
+        try waiting.send("GET /forever HTTP/1.1\r\nHost: x\r\n\r\n")
+        let idle = try RawClient(port: server.port)
+        try idle.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(try idle.readResponse().status, 200)
+        // A body still arriving keeps a request in flight, so stop lingers after the grace period.
+        let slowBody = try RawClient(port: server.port)
+        try slowBody.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nx")
+        Thread.sleep(forTimeInterval: 0.05)
+
+        let stopped = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            server.stop()
+            stopped.signal()
+        }
+        Thread.sleep(forTimeInterval: 0.16)   // past the grace period: the waiting request got its 503
+        try idle.send("GET /late HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(stopped.wait(timeout: .now() + 5), .success, "stop returned")
+        XCTAssertEqual(try waiting.readResponse().status, 503)
+        if let late = try? idle.readResponse() {
+            XCTAssertEqual(late.status, 503)
+        }
+    }
+
     func testStopWaitsForARequestThatFinishesWithinTheGracePeriod() throws {
         let waiting = DispatchSemaphore(value: 0)
         let server = try HTTPServer(configuration: configuration(grace: .milliseconds(800))) { _, responder in

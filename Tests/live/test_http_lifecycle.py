@@ -153,3 +153,41 @@ def test_several_delayed_requests_all_get_an_answer_on_stop(start_server):
     assert statuses == [503] * 8
     assert code == 0
     assert took < 1.0, f"took {took:.2f} s"
+
+
+@pytest.mark.parametrize("late", [0.3, 0.66, 0.72], ids=["during-grace", "after-grace", "during-flush"])
+def test_request_arriving_on_a_kept_alive_connection_while_stopping_gets_503_not_an_abort(start_server, late):
+    """Regression: a request suspended after stop had answered the waiting ones made
+    libmicrohttpd abort ("MHD_stop_daemon() called while we have suspended connections")."""
+    server = start_server("--delay-ms", "3000", seed="5")
+
+    def connect():
+        sock = socket.create_connection((server.host, server.port), timeout=5)
+        return sock
+
+    waiting = connect()   # keeps the grace period busy
+    waiting.sendall(b"GET /api/items HTTP/1.1\r\nHost: x\r\n\r\n")
+    kept = connect()      # idle keep-alive connection, used later
+    kept.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert kept.recv(65536).startswith(b"HTTP/1.1 200")
+    slow_body = connect()  # a body still arriving keeps requests in flight through the stop
+    slow_body.sendall(b"POST /api/items HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+    time.sleep(0.3)
+
+    started = time.monotonic()
+    server.process.send_signal(signal.SIGTERM)
+    time.sleep(late)
+    try:
+        kept.sendall(b"GET /api/items HTTP/1.1\r\nHost: x\r\n\r\n")
+        answer = kept.recv(65536)
+    except OSError:
+        answer = b""
+    code = server.process.wait(timeout=5)
+    took = time.monotonic() - started
+    for sock in (waiting, kept, slow_body):
+        sock.close()
+    assert code == 0, server.stderr()
+    assert "suspended connections" not in server.stderr()
+    assert took < 1.0, f"took {took:.2f} s"
+    # The late request is either answered 503 or finds the connection already closed.
+    assert answer == b"" or answer.startswith(b"HTTP/1.1 503"), answer[:100]
