@@ -11,7 +11,7 @@ def test_delay_param_delays_the_answer_about_that_long(server):
     reply = get(server, "/api/items?_delay=300")
     assert reply.status == 200
     assert 0.28 <= reply.seconds < 1.5
-    assert get(server, "/api/items").seconds < 0.25
+    assert get(server, "/api/items").seconds < 0.5
 
 
 @pytest.mark.parametrize("value", ["20000", "10001", "-1", "abc", "1.5", ""])
@@ -104,15 +104,15 @@ def test_delayed_requests_hold_no_thread_so_healthz_stays_fast(start_server):
     assert [reply.status for reply in results] == [200] * count
     assert all(reply.seconds >= 0.95 for reply in results)
     assert health and all(reply.status == 200 for reply in health)
-    assert max(reply.seconds for reply in health) < 0.2, [round(r.seconds, 3) for r in health]
+    assert max(reply.seconds for reply in health) < 0.3, [round(r.seconds, 3) for r in health]
 
 
 def test_delay_ms_delays_every_api_answer(start_server):
     server = start_server("--delay-ms", "300", seed="5")
     for path in ["/api/items", "/api/session", "/api/nope"]:
         assert get(server, path).seconds >= 0.28
-    assert get(server, "/healthz").seconds < 0.2
-    assert get(server, "/api/items?_delay=0").seconds < 0.2  # the parameter wins for one request
+    assert get(server, "/healthz").seconds < 0.25
+    assert get(server, "/api/items?_delay=0").seconds < 0.25  # the parameter wins for one request
 
 
 def test_jitter_adds_a_random_delay_up_to_its_value(start_server):
