@@ -51,7 +51,7 @@ struct DemoKnobs: Sendable {
     func plan(for request: HTTPRequest) throws(Problem) -> Plan {
         var delay = delayMilliseconds + (jitterMilliseconds > 0 ? Int.random(in: 0...jitterMilliseconds) : 0)
         if let text = request.query.first("_delay") {
-            guard let value = Int(text), (0...Configuration.maxRequestDelayMilliseconds).contains(value) else {
+            guard let value = Self.integer(text), (0...Configuration.maxRequestDelayMilliseconds).contains(value) else {
                 throw Problem.badRequest("_delay must be a number of milliseconds from 0 to \(Configuration.maxRequestDelayMilliseconds).",
                                          invalidParams: [.init(name: "_delay", reason: "must be an integer from 0 to \(Configuration.maxRequestDelayMilliseconds)")])
             }
@@ -59,7 +59,7 @@ struct DemoKnobs: Sendable {
         }
         var failure: Problem?
         if let text = request.query.first("_fail") {
-            guard let status = Int(text), let title = Self.failableStatuses[status] else {
+            guard let status = Self.integer(text), let title = Self.failableStatuses[status] else {
                 throw Problem.badRequest("_fail must be 429, 500 or 503.",
                                          invalidParams: [.init(name: "_fail", reason: "must be 429, 500 or 503")])
             }
@@ -68,6 +68,12 @@ struct DemoKnobs: Sendable {
             failure = Self.injected(status: 503, title: "Service Unavailable", reason: "--fail-rate is \(failRate)")
         }
         return Plan(delayMilliseconds: delay, failure: failure)
+    }
+
+    /// Decimal digits only, as `limit` and the cursors: `Int("+300")` would take a sign.
+    private static func integer(_ text: String) -> Int? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return Int(text)
     }
 
     private static func injected(status: Int, title: String, reason: String) -> Problem {
