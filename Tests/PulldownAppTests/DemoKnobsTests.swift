@@ -42,7 +42,7 @@ final class DemoKnobsTests: XCTestCase {
     }
 
     func testABadDelayIsA400NamingIt() {
-        for value in ["10001", "20000", "-1", "abc", "1.5", ""] {
+        for value in ["10001", "20000", "-1", "abc", "1.5", "", "+300", "%20300"] {
             let problem = refusal(DemoKnobs(), "/api/items?_delay=\(value)")
             XCTAssertEqual(problem?.status, 400, value)
             XCTAssertEqual(problem?.invalidParams.map(\.name), ["_delay"], value)
@@ -59,7 +59,7 @@ final class DemoKnobsTests: XCTestCase {
     }
 
     func testABadFailIsA400NamingIt() {
-        for value in ["418", "200", "404", "abc", ""] {
+        for value in ["418", "200", "404", "abc", "", "+503", "5e2"] {
             let problem = refusal(DemoKnobs(), "/api/items?_fail=\(value)")
             XCTAssertEqual(problem?.invalidParams.map(\.name), ["_fail"], value)
         }

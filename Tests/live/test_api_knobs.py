@@ -14,7 +14,7 @@ def test_delay_param_delays_the_answer_about_that_long(server):
     assert get(server, "/api/items").seconds < 0.5
 
 
-@pytest.mark.parametrize("value", ["20000", "10001", "-1", "abc", "1.5", ""])
+@pytest.mark.parametrize("value", ["20000", "10001", "-1", "abc", "1.5", "", "%2B300"])
 def test_a_bad_delay_is_a_400_naming_it(server, value):
     reply = get(server, f"/api/items?_delay={value}")
     assert_problem(reply, 400, "_delay")
@@ -57,7 +57,7 @@ def test_fail_param_answers_that_status_as_a_problem(server, status, retry_after
             assert int(reply.header("Retry-After")) >= 0
 
 
-@pytest.mark.parametrize("value", ["418", "200", "404", "abc", ""])
+@pytest.mark.parametrize("value", ["418", "200", "404", "abc", "", "%2B503"])
 def test_a_bad_fail_is_a_400_naming_it(server, value):
     assert_problem(get(server, f"/api/items?_fail={value}"), 400, "_fail")
 
