@@ -21,11 +21,14 @@ let package = Package(
         .systemLibrary(
             name: "CLibCrypto", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
+            name: "CLibPQ", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]),
 
         // The Swift face of libmicrohttpd: lifecycle, requests, responses, routing, static files.
         .target(name: "PulldownHTTP", dependencies: ["CMicroHTTPD", "CZlib"]),
         // The domain: items, keyset pages, refresh, sessions, the SQLite store, demo data.
-        .target(name: "PulldownFeed", dependencies: ["CSQLite", "CLibCrypto"]),
+        .target(name: "PulldownFeed", dependencies: ["CSQLite", "CLibCrypto", "CLibPQ"]),
         // The JSON API and configuration: HTTP requests in, feed calls, JSON out.
         .target(name: "PulldownApp", dependencies: ["PulldownHTTP", "PulldownFeed"]),
         .executableTarget(name: "pulldown", dependencies: ["PulldownApp"]),

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Installs what Pulldown needs on Debian, only where it is missing.
 #   scripts/install-deps.sh build   libraries the server links against
-#   scripts/install-deps.sh test    the above, plus Chromium and Node for the tests,
+#   scripts/install-deps.sh test    the above, plus Chromium, Node and PostgreSQL for the tests,
 #                                   and a Python virtual environment with pinned packages
 #   scripts/install-deps.sh bench   the above build set, plus wrk and nginx
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-want=(pkg-config libmicrohttpd-dev libsqlite3-dev zlib1g-dev libssl-dev)
+want=(pkg-config libmicrohttpd-dev libsqlite3-dev zlib1g-dev libssl-dev libpq-dev)
 case "${1:-build}" in
   build) ;;
-  test) want+=(chromium) ;;
+  # postgresql: a throwaway cluster (scripts/postgres.sh) for the PostgreSQL store's tests.
+  test) want+=(chromium postgresql) ;;
   bench) want+=(wrk nginx-light chromium) ;;
   *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
 esac

@@ -16,11 +16,13 @@ public final class Application: Sendable {
 
     /// Opens (and if new, seeds) the store, loads the page's files and starts listening.
     public init(configuration: Configuration, clock: any FeedClock = SystemClock()) throws(StartupError) {
-        let store: SQLiteStore
+        let store: any FeedStore
         let tokens: SessionTokens
         let staticFiles: StaticFiles
         do {
-            store = try SQLiteStore(path: configuration.databasePath)
+            // A postgres:// URL shares one PostgreSQL database between instances; a pooled
+            // connection per server thread, plus one for the maintenance timer.
+            store = try FeedStores.open(configuration.databasePath, connections: configuration.server.threads + 1)
             tokens = try SessionTokens(store: store)
         } catch {
             throw StartupError(description: "\(error)")

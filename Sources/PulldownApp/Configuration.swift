@@ -56,7 +56,7 @@ public enum ConfigurationParser {
             config.publicFolder = value
         },
         Option(flag: "--db", variable: "PULLDOWN_DB", valueName: "PATH",
-               help: "SQLite database file, or :memory: (default ./pulldown.sqlite)") { config, value throws(UsageError) in
+               help: "SQLite database file, :memory:, or a postgres://user@host:port/dbname URL shared by several instances (default ./pulldown.sqlite)") { config, value throws(UsageError) in
             guard !value.isEmpty else { throw UsageError(description: "--db needs a path") }
             config.databasePath = value
         },

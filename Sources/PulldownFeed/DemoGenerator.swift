@@ -5,13 +5,13 @@ extension Feed {
     ///
     /// Called only from a refresh, inside its write transaction: nothing is generated while nobody
     /// pulls, so the store cannot grow without bound. Returns the largest new id, if any.
-    func generateIfDue(now: Date, on connection: SQLiteConnection) throws -> Int64? {
+    func generateIfDue(now: Date, in store: any FeedStoreWriting) throws -> Int64? {
         let every = configuration.newItemsEvery
         guard every > 0 else { return nil }
         let nowSeconds = now.timeIntervalSince1970
-        guard let last = try Meta.double(Meta.lastItemTime, on: connection) else {
+        guard let last = try store.metaDouble(Meta.lastItemTime) else {
             // A store that was never seeded: start the interval now rather than burst at once.
-            try Meta.set(Meta.lastItemTime, double: nowSeconds, on: connection)
+            try store.setMeta(Meta.lastItemTime, double: nowSeconds)
             return nil
         }
         let elapsed = nowSeconds - last
@@ -20,15 +20,14 @@ extension Feed {
         let count = min(3, max(1, Int((elapsed / every).rounded(.down))))
         // Spread over the recent past, at most one interval apart, the newest at now.
         let step = min(every, elapsed / Double(count))
-        let firstNumber = (try ItemRows.maxID(on: connection) ?? 0) + 1
-        var lastID: Int64?
-        for index in 0..<count {
+        let firstNumber = (try store.maxItemID() ?? 0) + 1
+        let lastID = try store.insertItems(count: count) { index in
             let createdAt = nowSeconds - Double(count - 1 - index) * step
             let text = DemoContent.text(number: firstNumber + Int64(index))
-            lastID = try ItemRows.insert(title: text.title, body: text.body, author: text.author,
-                                         createdAt: Int64(createdAt.rounded(.down)), on: connection)
+            return ItemDraft(title: text.title, body: text.body, author: text.author,
+                             createdAt: Int64(createdAt.rounded(.down)))
         }
-        try Meta.set(Meta.lastItemTime, double: nowSeconds, on: connection)
+        try store.setMeta(Meta.lastItemTime, double: nowSeconds)
         return lastID
     }
 }

@@ -19,11 +19,12 @@ public enum FeedError: Error, Equatable {
 
 /// The database could not be opened or did not answer.
 public struct StoreError: Error, CustomStringConvertible {
-    /// The database path as given to `SQLiteStore.init(path:)`.
+    /// The database path as given to `SQLiteStore.init(path:)`, or the PostgreSQL URL with any
+    /// password masked.
     public let path: String
-    /// SQLite's own message, or ours when SQLite has none.
+    /// The database's own message (SQLite's, or libpq's), or ours when it has none.
     public let reason: String
-    /// SQLite's result code (0 when the failure is ours, e.g. a newer schema version).
+    /// SQLite's result code (0 for PostgreSQL, and when the failure is ours, e.g. a newer schema version).
     public let code: Int32
     /// True when the failure happened while opening, false for a failed query later on.
     public let duringOpen: Bool

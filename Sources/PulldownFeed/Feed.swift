@@ -2,10 +2,10 @@ import Foundation
 
 /// The feed: keyset pages of items, refreshes that remember each session, and the demo generator.
 ///
-/// Safe to call from many threads at once: writes are serialized by the store's write lock,
-/// reads run on pooled read connections.
+/// Safe to call from many threads at once: writes are serialized by the store (across processes
+/// too, for a shared store), reads run on pooled connections.
 public final class Feed: Sendable {
-    public let store: SQLiteStore
+    public let store: any FeedStore
     public let clock: any FeedClock
     public let configuration: FeedConfiguration
     private let cache: Locked<Cache>
@@ -17,11 +17,25 @@ public final class Feed: Sendable {
         var newestID: Int64?? = nil
     }
 
-    public init(store: SQLiteStore, clock: any FeedClock = SystemClock(), configuration: FeedConfiguration = .init()) {
+    public init(store: any FeedStore, clock: any FeedClock = SystemClock(), configuration: FeedConfiguration = .init()) {
         self.store = store
         self.clock = clock
         self.configuration = configuration
         self.cache = Locked(Cache())
+        // Another process sharing the store inserted: move the caches as if the insert were ours.
+        // Registered before the first read, so no insert can fall between the read and the hook.
+        let cache = self.cache
+        store.observeForeignInserts { newest in
+            cache.withLock { cache in
+                cache.revision &+= 1
+                if let newest {
+                    cache.newestID = .some(Self.larger(cache.newestID ?? nil, newest))
+                } else {
+                    // Inserts may have been missed: forget, and read again on the next ask.
+                    cache.newestID = nil
+                }
+            }
+        }
         // Best effort: if the store does not answer now, `newestID` asks again later.
         if let newest = readNewestID() {
             cache.withLock { $0.newestID = .some(newest) }
@@ -31,13 +45,14 @@ public final class Feed: Sendable {
     /// The largest id from the database; outer nil when the store did not answer.
     private func readNewestID() -> Int64?? {
         do {
-            return .some(try store.read { try ItemRows.maxID(on: $0) })
+            return .some(try store.read { try $0.maxItemID() })
         } catch {
             return nil
         }
     }
 
-    /// Increments on every committed insert in this process (a seed or a generated batch counts once).
+    /// Increments on every committed insert in this process (a seed or a generated batch counts once),
+    /// and when another process sharing the store reports inserts.
     ///
     /// It moves only after the commit, so data read after seeing revision R is at least as new as R.
     public var revision: UInt64 {
@@ -81,9 +96,7 @@ public final class Feed: Sendable {
     /// Items with id < `before` (all items when nil), newest first; `hasMore` says older items exist.
     public func page(before: Int64?, limit: Int) throws -> ItemPage {
         let limit = clamp(limit)
-        let rows = try store.read { connection in
-            try ItemRows.fetch(ItemRows.olderThan, cursor: before ?? Int64.max, limit: limit + 1, on: connection)
-        }
+        let rows = try store.read { try $0.items(before: before ?? Int64.max, limit: limit + 1) }
         return ItemPage(items: Array(rows.prefix(limit)), hasMore: rows.count > limit)
     }
 
@@ -91,15 +104,13 @@ public final class Feed: Sendable {
     /// says even newer items exist, i.e. the client still has a gap above these.
     public func newer(after: Int64, limit: Int) throws -> ItemPage {
         let limit = clamp(limit)
-        let rows = try store.read { connection in
-            try ItemRows.fetch(ItemRows.oldestNewerThan, cursor: after, limit: limit + 1, on: connection)
-        }
+        let rows = try store.read { try $0.oldestItems(after: after, limit: limit + 1) }
         return ItemPage(items: Array(rows.prefix(limit).reversed()), hasMore: rows.count > limit)
     }
 
     /// Throws if the store does not answer a trivial query that touches the items table.
     public func checkHealth() throws {
-        _ = try store.read { try ItemRows.maxID(on: $0) }
+        _ = try store.read { try $0.maxItemID() }
     }
 
     // MARK: Writing
@@ -111,11 +122,11 @@ public final class Feed: Sendable {
         let valid = try Validation.check(new)
         let now = clock.now()
         let createdAt = Int64(now.timeIntervalSince1970.rounded(.down))
-        let id = try store.write { connection in
-            let id = try ItemRows.insert(title: valid.title, body: valid.body, author: valid.author,
-                                         createdAt: createdAt, on: connection)
+        let draft = ItemDraft(title: valid.title, body: valid.body, author: valid.author, createdAt: createdAt)
+        let id = try store.write { store in
+            let id = try store.insertItems(count: 1) { _ in draft }!
             // A hand-added item resets the generator's interval, like a generated one.
-            try Meta.set(Meta.lastItemTime, double: now.timeIntervalSince1970, on: connection)
+            try store.setMeta(Meta.lastItemTime, double: now.timeIntervalSince1970)
             return id
         }
         noteInserted(upTo: id)

@@ -8,31 +8,32 @@ extension Feed {
     /// (0 when the feed already has items).
     ///
     /// Items are spread over the ~4 days before now, oldest first so ids grow with time. One
-    /// transaction and one prepared statement: a million items take a few seconds.
+    /// transaction and one prepared statement (SQLite) or one COPY (PostgreSQL): a million items
+    /// take a few seconds.
     public func seedIfEmpty(count: Int) throws -> Int {
         guard count > 0 else { return 0 }
         let now = clock.now()
         let end = Int64(now.timeIntervalSince1970.rounded(.down)) - 60
         let start = end - Self.seedSpan + 600
-        let lastID: Int64? = try store.write { connection in
-            guard try ItemRows.maxID(on: connection) == nil else { return nil }
-            var lastID: Int64 = 0
+        let lastID: Int64? = try store.write { store in
+            // Checked inside the write transaction: of several processes starting at once on one
+            // shared store, only the first seeds.
+            guard try store.maxItemID() == nil else { return nil }
             let steps = Int64(max(1, count - 1))
-            for index in 0..<count {
+            let lastID = try store.insertItems(count: count) { index in
                 let remaining = Int64(count - 1 - index)
                 let createdAt = end - remaining * (end - start) / steps
                 let text = DemoContent.text(number: Int64(index + 1))
-                lastID = try ItemRows.insert(title: text.title, body: text.body, author: text.author,
-                                             createdAt: createdAt, on: connection)
+                return ItemDraft(title: text.title, body: text.body, author: text.author, createdAt: createdAt)
             }
             // Seeding counts as the latest item time: the generator waits a full interval from here.
-            try Meta.set(Meta.lastItemTime, double: now.timeIntervalSince1970, on: connection)
+            try store.setMeta(Meta.lastItemTime, double: now.timeIntervalSince1970)
             return lastID
         }
         guard let lastID else { return 0 }
         noteInserted(upTo: lastID)
         // A big seed leaves a WAL as large as the data; fold it in now rather than keep it on disk.
-        if count >= 10_000 { store.checkpoint() }
+        if count >= 10_000 { store.compact() }
         return count
     }
 }

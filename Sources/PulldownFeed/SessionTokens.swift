@@ -4,22 +4,30 @@ import CLibCrypto
 ///
 /// A token is 64 lowercase hex characters: the 16-byte id, then the first 16 bytes of
 /// HMAC-SHA256(secret, id). The 32-byte secret is created once and kept in the store's meta table,
-/// so tokens stay valid across restarts.
+/// so tokens stay valid across restarts and every process sharing the store accepts the same tokens.
 public struct SessionTokens: Sendable {
     private let secret: [UInt8]
 
     static let secretLength = 32
     static let macLength = 16
 
-    public init(store: SQLiteStore) throws {
-        secret = try store.write { connection in
-            if let existing = try Meta.blob(Meta.tokenSecret, on: connection), existing.count == Self.secretLength {
+    public init(store: any FeedStore) throws {
+        secret = try store.write { store in
+            if let existing = try store.metaBytes(Meta.tokenSecret), existing.count == Self.secretLength {
                 return existing
             }
             var rng = SystemRandomNumberGenerator()
             let fresh = (0..<Self.secretLength).map { _ in UInt8.random(in: .min ... .max, using: &rng) }
-            try Meta.set(Meta.tokenSecret, blob: fresh, on: connection)
-            return fresh
+            if try store.metaBytes(Meta.tokenSecret) == nil {
+                // Insert-if-absent: of several processes starting at once, the first one's secret
+                // is kept and every other reads it back (writes are serialized, this is a second
+                // line of defence).
+                try store.insertMetaIfAbsent(Meta.tokenSecret, bytes: fresh)
+            } else {
+                // A damaged secret (wrong length) is replaced: tokens signed with it were unusable.
+                try store.setMeta(Meta.tokenSecret, bytes: fresh)
+            }
+            return try store.metaBytes(Meta.tokenSecret) ?? fresh
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import PulldownFeed
 
-final class PagingTests: XCTestCase {
+class PagingTests: FeedStoreTestCase {
     func testPagingWalksEveryItemExactlyOnceWhileNewItemsArrive() throws {
         let feed = try makeFeed()
         XCTAssertEqual(try feed.seedIfEmpty(count: 95), 95)
@@ -88,14 +88,13 @@ final class PagingTests: XCTestCase {
     }
 
     func testIDsAreNeverReusedAfterTheNewestRowIsDeleted() throws {
-        let folder = try makeTemporaryFolder(self)
-        let path = folder.appendingPathComponent("feed.sqlite").path
+        let open = try backend.makeLocation(self)
         do {
-            let feed = try makeFeed(path: path)
+            let feed = PulldownFeedTests.makeFeed(store: try open())
             try feed.seedIfEmpty(count: 3)
-            try feed.store.write { try $0.execute("DELETE FROM items WHERE id = 3") }
+            try backend.execute("DELETE FROM items WHERE id = 3", on: feed.store)
         }
-        let reopened = try makeFeed(path: path)
+        let reopened = PulldownFeedTests.makeFeed(store: try open())
         XCTAssertEqual(reopened.newestID, 2)
         let item = try reopened.addItem(NewItem(title: "After delete", body: "", author: nil))
         XCTAssertEqual(item.id, 4, "id 3 was handed out once and must not come back")

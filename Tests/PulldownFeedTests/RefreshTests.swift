@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import PulldownFeed
 
-final class RefreshTests: XCTestCase {
+class RefreshTests: FeedStoreTestCase {
     func testRefreshGeneratesNothingBeforeTheIntervalAndOneToThreeItemsAfterIt() throws {
         let clock = ManualClock(testNow)
         let feed = try makeFeed(clock: clock)
@@ -134,12 +134,7 @@ final class RefreshTests: XCTestCase {
         let revision = feed.revision
 
         // Break the session upsert, which runs last, after the generator has inserted.
-        try feed.store.write { connection in
-            try connection.execute("""
-                CREATE TRIGGER fail_session_update BEFORE UPDATE ON sessions
-                BEGIN SELECT RAISE(ABORT, 'simulated failure'); END
-                """)
-        }
+        try backend.breakSessionUpdates(on: feed.store)
         clock.advance(by: 60)
         XCTAssertThrowsError(try feed.refresh(session: session, after: nil, limit: 10)) { error in
             XCTAssertTrue("\(error)".contains("simulated failure"), "\(error)")
@@ -149,17 +144,17 @@ final class RefreshTests: XCTestCase {
         XCTAssertEqual(try feed.page(before: nil, limit: 10).items.count, 5)
         XCTAssertEqual(feed.revision, revision)
 
-        try feed.store.write { try $0.execute("DROP TRIGGER fail_session_update") }
+        try backend.repairSessionUpdates(on: feed.store)
         let after = try feed.refresh(session: session, after: nil, limit: 10)
         XCTAssertEqual(after.items.count, 3, "the items due are generated once it works again")
         XCTAssertEqual(try feed.session(session)?.refreshCount, 2)
     }
 
     func testConcurrentRefreshesOfOneSessionAreAllCounted() throws {
-        let folder = try makeTemporaryFolder(self)
-        for path in [":memory:", folder.appendingPathComponent("feed.sqlite").path] {
+        // On SQLite: one in-memory connection, then a file with a reader pool.
+        for (path, store) in [("first", try makeStore()), ("second", try backend.makeLocation(self)())] {
             let clock = ManualClock(testNow)
-            let feed = try makeFeed(path: path, clock: clock)
+            let feed = PulldownFeedTests.makeFeed(store: store, clock: clock)
             try feed.seedIfEmpty(count: 100)
             clock.advance(by: 30)
             let session = SessionID.random()

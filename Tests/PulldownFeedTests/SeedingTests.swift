@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import PulldownFeed
 
-final class SeedingTests: XCTestCase {
+class SeedingTests: FeedStoreTestCase {
     private func allItems(_ feed: Feed) throws -> [Item] {
         try feed.page(before: nil, limit: 100).items
     }

@@ -2,17 +2,17 @@ import Foundation
 import XCTest
 @testable import PulldownFeed
 
-final class SessionTests: XCTestCase {
+class SessionTests: FeedStoreTestCase {
     func testSessionsPersistAcrossReopeningTheSameFile() throws {
-        let path = try makeTemporaryFolder(self).appendingPathComponent("feed.sqlite").path
+        let open = try backend.makeLocation(self)
         let session = SessionID.random()
         do {
-            let feed = try makeFeed(path: path, newItemsEvery: 0)
+            let feed = PulldownFeedTests.makeFeed(store: try open(), newItemsEvery: 0)
             try feed.seedIfEmpty(count: 12)
             _ = try feed.refresh(session: session, after: nil, limit: 5)
             _ = try feed.refresh(session: session, after: nil, limit: 5)
         }
-        let reopened = try makeFeed(path: path, newItemsEvery: 0)
+        let reopened = PulldownFeedTests.makeFeed(store: try open(), newItemsEvery: 0)
         XCTAssertEqual(try reopened.session(session),
                        SessionState(lastUpdated: testNow, lastSeenID: 12, refreshCount: 2))
         XCTAssertEqual(reopened.newestID, 12)
@@ -28,12 +28,7 @@ final class SessionTests: XCTestCase {
         try feed.checkHealth()
         XCTAssertNil(try feed.session(session))
         XCTAssertNil(try feed.session(session), "asking twice still creates nothing")
-        let rows = try feed.store.read { connection in
-            try connection.withStatement("SELECT count(*) FROM sessions") { statement in
-                try statement.step()
-                return statement.int64(0)
-            }
-        }
+        let rows = try backend.integer("SELECT count(*) FROM sessions", on: feed.store)
         XCTAssertEqual(rows, 0)
     }
 

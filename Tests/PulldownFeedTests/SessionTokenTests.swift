@@ -2,9 +2,9 @@ import Foundation
 import XCTest
 @testable import PulldownFeed
 
-final class SessionTokenTests: XCTestCase {
+class SessionTokenTests: FeedStoreTestCase {
     func testIssuedTokenVerifiesToItsID() throws {
-        let tokens = try SessionTokens(store: SQLiteStore(path: ":memory:"))
+        let tokens = try SessionTokens(store: makeStore())
         let (id, token) = tokens.issue()
         XCTAssertEqual(token.count, 64)
         XCTAssertTrue(token.allSatisfy { "0123456789abcdef".contains($0) })
@@ -14,7 +14,7 @@ final class SessionTokenTests: XCTestCase {
     }
 
     func testTamperedShortLongUppercaseAndGarbageTokensAreRejected() throws {
-        let tokens = try SessionTokens(store: SQLiteStore(path: ":memory:"))
+        let tokens = try SessionTokens(store: makeStore())
         let token = tokens.issue().token
         var rejected = [
             String(token.dropLast()),
@@ -38,15 +38,38 @@ final class SessionTokenTests: XCTestCase {
     }
 
     func testTokensFromAnotherSecretAreRejected() throws {
-        let ours = try SessionTokens(store: SQLiteStore(path: ":memory:"))
-        let theirs = try SessionTokens(store: SQLiteStore(path: ":memory:"))
+        let ours = try SessionTokens(store: makeStore())
+        let theirs = try SessionTokens(store: makeStore())
         XCTAssertNil(ours.verify(theirs.issue().token))
     }
 
     func testTokensSurviveReopeningTheStore() throws {
-        let path = try makeTemporaryFolder(self).appendingPathComponent("feed.sqlite").path
-        let (id, token) = try SessionTokens(store: SQLiteStore(path: path)).issue()
-        let reopened = try SessionTokens(store: SQLiteStore(path: path))
+        let open = try backend.makeLocation(self)
+        let (id, token) = try SessionTokens(store: open()).issue()
+        let reopened = try SessionTokens(store: open())
         XCTAssertEqual(reopened.verify(token), id)
+    }
+
+    func testInstancesStartingAtOnceOnOneDatabaseShareOneSecret() throws {
+        let open = try backend.makeLocation(self)
+        let made = Locked([SessionTokens?](repeating: nil, count: 4))
+        let failures = Locked([String]())
+        DispatchQueue.concurrentPerform(iterations: 4) { index in
+            do {
+                let tokens = try SessionTokens(store: open())
+                made.withLock { $0[index] = tokens }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        XCTAssertEqual(failures.withLock { $0 }, [])
+        let all = made.withLock { $0 }.compactMap { $0 }
+        XCTAssertEqual(all.count, 4)
+        for issuer in all {
+            let (id, token) = issuer.issue()
+            for verifier in all {
+                XCTAssertEqual(verifier.verify(token), id, "a token from one instance is accepted by every other")
+            }
+        }
     }
 }

@@ -5,16 +5,6 @@ import XCTest
 /// 2026-11-30 07:41:00 UTC: a fixed "now" so every run sees the same days.
 let testNow = Date(timeIntervalSince1970: 1_795_938_060)
 
-func makeFeed(
-    path: String = ":memory:", clock: ManualClock = ManualClock(testNow),
-    newItemsEvery: TimeInterval = 5, sessionTTL: TimeInterval = 30 * 86400
-) throws -> Feed {
-    var configuration = FeedConfiguration()
-    configuration.newItemsEvery = newItemsEvery
-    configuration.sessionTTL = sessionTTL
-    return Feed(store: try SQLiteStore(path: path), clock: clock, configuration: configuration)
-}
-
 /// A fresh folder under the system temp folder, removed when the test ends.
 func makeTemporaryFolder(_ test: XCTestCase) throws -> URL {
     let url = FileManager.default.temporaryDirectory
@@ -25,4 +15,91 @@ func makeTemporaryFolder(_ test: XCTestCase) throws -> URL {
         try? FileManager.default.removeItem(at: url)
     }
     return url
+}
+
+func makeFeed(
+    store: any FeedStore, clock: ManualClock = ManualClock(testNow),
+    newItemsEvery: TimeInterval = 5, sessionTTL: TimeInterval = 30 * 86400
+) -> Feed {
+    var configuration = FeedConfiguration()
+    configuration.newItemsEvery = newItemsEvery
+    configuration.sessionTTL = sessionTTL
+    return Feed(store: store, clock: clock, configuration: configuration)
+}
+
+/// A SQLite feed (":memory:" unless a path is given), for tests of SQLite itself.
+func makeFeed(
+    path: String = ":memory:", clock: ManualClock = ManualClock(testNow),
+    newItemsEvery: TimeInterval = 5, sessionTTL: TimeInterval = 30 * 86400
+) throws -> Feed {
+    makeFeed(store: try SQLiteStore(path: path), clock: clock, newItemsEvery: newItemsEvery, sessionTTL: sessionTTL)
+}
+
+/// How the shared behaviour suites reach one kind of store.
+protocol StoreBackend: Sendable {
+    /// A new, empty store of its own.
+    func makeStore(_ test: XCTestCase) throws -> any FeedStore
+    /// Opens a new, empty database; each call of the result opens it again (a restart, or a
+    /// second instance on the same data).
+    func makeLocation(_ test: XCTestCase) throws -> @Sendable () throws -> any FeedStore
+    /// Runs SQL text on the store's database.
+    func execute(_ sql: String, on store: any FeedStore) throws
+    /// The first column of the first row of `sql`, as an integer.
+    func integer(_ sql: String, on store: any FeedStore) throws -> Int64
+    /// Makes every later UPDATE of a session row fail with "simulated failure".
+    func breakSessionUpdates(on store: any FeedStore) throws
+    func repairSessionUpdates(on store: any FeedStore) throws
+}
+
+struct SQLiteBackend: StoreBackend {
+    func makeStore(_ test: XCTestCase) throws -> any FeedStore {
+        try SQLiteStore(path: ":memory:")
+    }
+
+    func makeLocation(_ test: XCTestCase) throws -> @Sendable () throws -> any FeedStore {
+        let path = try makeTemporaryFolder(test).appendingPathComponent("feed.sqlite").path
+        return { try SQLiteStore(path: path) }
+    }
+
+    func execute(_ sql: String, on store: any FeedStore) throws {
+        try (store as! SQLiteStore).withWriter { try $0.execute(sql) }
+    }
+
+    func integer(_ sql: String, on store: any FeedStore) throws -> Int64 {
+        try (store as! SQLiteStore).withReader { connection in
+            try connection.withStatement(sql) { statement in
+                try statement.step()
+                return statement.int64(0)
+            }
+        }
+    }
+
+    func breakSessionUpdates(on store: any FeedStore) throws {
+        try execute("""
+            CREATE TRIGGER fail_session_update BEFORE UPDATE ON sessions
+            BEGIN SELECT RAISE(ABORT, 'simulated failure'); END
+            """, on: store)
+    }
+
+    func repairSessionUpdates(on store: any FeedStore) throws {
+        try execute("DROP TRIGGER fail_session_update", on: store)
+    }
+}
+
+/// The base of the behaviour suites: their tests run on SQLite here, and again on PostgreSQL in
+/// the subclasses of PostgresBehaviourTests.swift (which set `backend`).
+class FeedStoreTestCase: XCTestCase {
+    var backend: any StoreBackend { SQLiteBackend() }
+
+    func makeStore() throws -> any FeedStore {
+        try backend.makeStore(self)
+    }
+
+    func makeFeed(
+        clock: ManualClock = ManualClock(testNow), newItemsEvery: TimeInterval = 5,
+        sessionTTL: TimeInterval = 30 * 86400
+    ) throws -> Feed {
+        PulldownFeedTests.makeFeed(store: try makeStore(), clock: clock, newItemsEvery: newItemsEvery,
+                                   sessionTTL: sessionTTL)
+    }
 }

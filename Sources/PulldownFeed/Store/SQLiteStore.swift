@@ -10,7 +10,7 @@ import Foundation
 ///
 /// `":memory:"` gives a throwaway database on a single connection (reads then share the write
 /// lock), so it behaves the same from every thread.
-public final class SQLiteStore: Sendable {
+public final class SQLiteStore: FeedStore {
     /// The path as given.
     public let path: String
     let isMemory: Bool
@@ -76,14 +76,14 @@ public final class SQLiteStore: Sendable {
     }
 
     /// Runs `body` in a write transaction, holding this process's write lock.
-    func write<R>(_ body: (SQLiteConnection) throws -> R) throws -> R {
+    func withWriter<R>(_ body: (SQLiteConnection) throws -> R) throws -> R {
         try writer.withLock { connection in
             try connection.transaction { try body(connection) }
         }
     }
 
     /// Copies the WAL into the database file and truncates it; best effort (readers may hold it).
-    func checkpoint() {
+    public func compact() {
         guard !isMemory else { return }
         writer.withLock { connection in
             _ = sqlite3_wal_checkpoint_v2(connection.handle, "main", SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
@@ -92,7 +92,7 @@ public final class SQLiteStore: Sendable {
 
     /// Runs `body` on a read connection. Single statements need no transaction; callers that read
     /// twice and need one snapshot wrap themselves in `BEGIN … COMMIT`.
-    func read<R>(_ body: (SQLiteConnection) throws -> R) throws -> R {
+    func withReader<R>(_ body: (SQLiteConnection) throws -> R) throws -> R {
         if isMemory {
             return try writer.withLock { try body($0) }
         }
@@ -100,6 +100,20 @@ public final class SQLiteStore: Sendable {
         defer { checkIn(connection) }
         return try body(connection)
     }
+
+    // MARK: FeedStore
+
+    public func read<R>(_ body: (any FeedStoreReading) throws -> R) throws -> R {
+        try withReader { try body($0) }
+    }
+
+    public func write<R>(_ body: (any FeedStoreWriting) throws -> R) throws -> R {
+        try withWriter { try body($0) }
+    }
+
+    /// Nothing to observe: one process owns the file. (Other processes on the same file still
+    /// read correct data; only their in-memory caches would lag.)
+    public func observeForeignInserts(_ handler: @escaping @Sendable (Int64?) -> Void) {}
 
     private func checkOutReader() throws(StoreError) -> SQLiteConnection {
         if let idle = readers.withLock({ $0.popLast() }) { return idle }

@@ -1,0 +1,111 @@
+import Foundation
+
+/// Where a `Feed` keeps its items, sessions and small facts: SQLite (`SQLiteStore`, one process)
+/// or PostgreSQL (`PostgresStore`, shared by several processes).
+///
+/// The feed's rules live in `Feed`, once; a store only runs reads and serialized write
+/// transactions. An implementer must guarantee:
+/// - `write` bodies run one at a time across every process that shares the data, inside one
+///   transaction that commits before `write` returns and rolls back entirely if the body throws;
+/// - item ids handed out by `insertItems` are larger than any id ever handed out before (never
+///   reused, even after a rollback or a delete) and become visible to readers in id order;
+/// - `read` bodies see only committed data;
+/// - a failure to reach the database throws `StoreError`, and the next call tries again.
+public protocol FeedStore: AnyObject, Sendable {
+    /// Runs `body` with read access; single statements need no transaction.
+    func read<R>(_ body: (any FeedStoreReading) throws -> R) throws -> R
+    /// Runs `body` in one write transaction, serialized with every other writer.
+    func write<R>(_ body: (any FeedStoreWriting) throws -> R) throws -> R
+    /// Calls `handler` after items were inserted by someone else (another process sharing the
+    /// data) with the largest new id, or with nil when inserts may have been missed (for example
+    /// after a lost connection) and cached facts must be read again. Never called for inserts
+    /// made through this store object; may be called on any thread.
+    func observeForeignInserts(_ handler: @escaping @Sendable (Int64?) -> Void)
+    /// Gives disk space back after a large write, where the store has such a notion.
+    func compact()
+}
+
+extension FeedStore {
+    public func compact() {}
+}
+
+/// The reads a store offers inside `FeedStore.read` and `FeedStore.write`.
+public protocol FeedStoreReading {
+    /// Items with id < `cursor`, newest first, at most `limit`.
+    func items(before cursor: Int64, limit: Int) throws -> [Item]
+    /// Items with id > `cursor`, newest first, at most `limit` (the newest ones).
+    func newestItems(after cursor: Int64, limit: Int) throws -> [Item]
+    /// Items with id > `cursor`, oldest first, at most `limit` (the ones just above the cursor).
+    func oldestItems(after cursor: Int64, limit: Int) throws -> [Item]
+    /// The largest stored item id, nil when there are no items.
+    func maxItemID() throws -> Int64?
+    /// The stored session, nil when it never refreshed (or expired).
+    func session(_ id: SessionID) throws -> SessionRecord?
+    func metaDouble(_ key: String) throws -> Double?
+    func metaBytes(_ key: String) throws -> [UInt8]?
+}
+
+/// The writes a store offers inside `FeedStore.write`.
+public protocol FeedStoreWriting: FeedStoreReading {
+    /// Inserts `count` items made by `make(0..<count)`, with consecutive ids above every id ever
+    /// handed out, in that order; returns the last id (nil when `count` is 0).
+    func insertItems(count: Int, _ make: (Int) -> ItemDraft) throws -> Int64?
+    /// Creates or replaces the session's row.
+    func saveSession(_ id: SessionID, _ record: SessionRecord) throws
+    /// Deletes sessions with `lastActive` < `cutoff`; returns how many.
+    func deleteSessions(lastActiveBefore cutoff: Double) throws -> Int
+    func setMeta(_ key: String, double value: Double) throws
+    func setMeta(_ key: String, bytes value: [UInt8]) throws
+    /// Stores `value` under `key` only if the key has no value yet.
+    func insertMetaIfAbsent(_ key: String, bytes value: [UInt8]) throws
+}
+
+/// An item about to be stored; the store assigns the id.
+public struct ItemDraft: Sendable, Equatable {
+    public let title: String
+    public let body: String
+    public let author: String
+    /// Unix seconds, UTC.
+    public let createdAt: Int64
+
+    public init(title: String, body: String, author: String, createdAt: Int64) {
+        self.title = title
+        self.body = body
+        self.author = author
+        self.createdAt = createdAt
+    }
+}
+
+/// One stored session, in storage units (Unix seconds).
+public struct SessionRecord: Sendable, Equatable {
+    public let lastUpdated: Double
+    public let lastSeenID: Int64
+    public let refreshCount: Int
+    public let lastActive: Double
+
+    public init(lastUpdated: Double, lastSeenID: Int64, refreshCount: Int, lastActive: Double) {
+        self.lastUpdated = lastUpdated
+        self.lastSeenID = lastSeenID
+        self.refreshCount = refreshCount
+        self.lastActive = lastActive
+    }
+}
+
+/// Opens the store a `--db` value names.
+public enum FeedStores {
+    /// True for `postgres://…` and `postgresql://…` URLs.
+    public static func isPostgresURL(_ location: String) -> Bool {
+        let lower = location.lowercased()
+        return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
+    }
+
+    /// A `PostgresStore` for a `postgres://` or `postgresql://` URL, else a `SQLiteStore` at the
+    /// path. `connections` sizes the PostgreSQL pool (one per server thread, plus one for chores)
+    /// unless the URL says `pool_size=N`.
+    public static func open(_ location: String, connections: Int) throws(StoreError) -> any FeedStore {
+        if isPostgresURL(location) {
+            return try PostgresStore(url: location, poolSize: connections)
+        }
+        return try SQLiteStore(path: location)
+    }
+}
