@@ -206,6 +206,7 @@ def test_port_0_prints_exactly_one_listening_line(running):
     with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
         sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         assert sock.recv(12) == b"HTTP/1.1 200"
+    time.sleep(0.2)  # a signal sent right after the line can be lost; pinned separately below
     code, rest, err = server.stop()
     assert code == 0
     assert rest == "", "nothing else on stdout"
@@ -237,3 +238,24 @@ def test_quiet_from_the_environment_silences_the_log(running, quiet, logged):
     code, _, err = server.stop()
     assert code == 0
     assert ("GET /healthz 200" in err) == logged, err
+
+
+@pytest.mark.xfail(strict=False, reason="main.swift ignores SIGTERM/SIGINT (SIG_IGN) before the Dispatch signal "
+                   "sources are registered, which happens asynchronously after the Listening line: a signal sent "
+                   "right after the line is dropped and the process never stops (about 1 in 5 here)")
+def test_sigterm_right_after_the_listening_line_stops_the_server(tmp_path):
+    for attempt in range(20):
+        process = subprocess.Popen([BINARY, "--port", "0", "--db", ":memory:", "--seed", "0", "--quiet",
+                                    "--public", str(REPO / "Public")], stdout=subprocess.PIPE,
+                                   stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=clean_env(), cwd=tmp_path)
+        try:
+            assert process.stdout.readline().startswith(b"Listening on ")
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(timeout=2) == 0, f"attempt {attempt}"
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"attempt {attempt}: SIGTERM sent right after the Listening line was lost")
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            process.stdout.close()
