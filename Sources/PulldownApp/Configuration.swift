@@ -170,10 +170,11 @@ public enum ConfigurationParser {
             "shown; the option wins.",
             "",
         ]
-        for option in options {
-            let name = option.valueName.map { "\(option.flag) \($0)" } ?? option.flag
+        let names = options.map { option in option.valueName.map { "\(option.flag) \($0)" } ?? option.flag }
+        let width = (names.map(\.count).max() ?? 0) + 2
+        for (option, name) in zip(options, names) {
             let variable = option.variable.isEmpty ? "" : "  [\(option.variable)]"
-            lines.append("  " + name.padding(toLength: 26, withPad: " ", startingAt: 0) + option.help + variable)
+            lines.append("  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + option.help + variable)
         }
         return lines.joined(separator: "\n") + "\n"
     }

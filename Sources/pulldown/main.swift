@@ -22,6 +22,15 @@ if configuration.showHelp {
 // A client that goes away mid-answer must not kill the process.
 signal(SIGPIPE, SIG_IGN)
 
+// SIGINT and SIGTERM are blocked before any thread starts, so every thread inherits the mask
+// and the main thread collects them with sigwait: a signal sent the moment the server is up
+// is waited for, never lost and never delivered to a worker thread.
+var stopSignals = sigset_t()
+sigemptyset(&stopSignals)
+sigaddset(&stopSignals, SIGINT)
+sigaddset(&stopSignals, SIGTERM)
+pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+
 let application: Application
 do {
     application = try Application(configuration: configuration)
@@ -29,21 +38,11 @@ do {
     fail(error.description, code: 1)
 }
 
-// Signals are handled on a queue, not in a signal handler, so stopping may take locks.
-signal(SIGINT, SIG_IGN)
-signal(SIGTERM, SIG_IGN)
-let stopped = DispatchSemaphore(value: 0)
-let signalQueue = DispatchQueue(label: "pulldown.signals")
-let sources = [SIGINT, SIGTERM].map { number in
-    let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
-    source.setEventHandler { stopped.signal() }
-    source.resume()
-    return source
-}
-
 let shownHost = configuration.server.host.contains(":") ? "[\(configuration.server.host)]" : configuration.server.host
 // Written straight to the descriptor: scripts wait for this line, so it must not sit in a buffer.
 FileHandle.standardOutput.write(Data("Listening on http://\(shownHost):\(application.port)\n".utf8))
-stopped.wait()
+
+var received: Int32 = 0
+sigwait(&stopSignals, &received)
 application.stop()
 exit(0)
