@@ -1,0 +1,84 @@
+import Foundation
+import XCTest
+@testable import PulldownFeed
+
+// The behaviour suites again, on PostgreSQL: each subclass sets `backend` and names the inherited
+// tests once more, because XCTest on Linux only runs test methods a class declares itself.
+// `testEveryStoreBehaviourTestAlsoRunsOnPostgres` fails when one is forgotten. Tests about things
+// that do not touch the store (SessionID, SplitMix64) run once, on the base class.
+// Skipped when PULLDOWN_TEST_POSTGRES_URL is unset; `make test` sets it (scripts/postgres.sh).
+
+final class PostgresPagingTests: PagingTests {
+    override var backend: any StoreBackend { PostgresBackend() }
+    override func setUpWithError() throws { try PostgresBackend.skipUnlessConfigured() }
+
+    override func testPagingWalksEveryItemExactlyOnceWhileNewItemsArrive() throws { try super.testPagingWalksEveryItemExactlyOnceWhileNewItemsArrive() }
+    override func testFirstPageIsNewestAndHasMoreIsFalseAtTheEnd() throws { try super.testFirstPageIsNewestAndHasMoreIsFalseAtTheEnd() }
+    override func testNewerReturnsTheItemsImmediatelyAboveTheCursorAndReportsTheGap() throws { try super.testNewerReturnsTheItemsImmediatelyAboveTheCursorAndReportsTheGap() }
+    override func testLimitsOutsideTheConfiguredRangeAreClamped() throws { try super.testLimitsOutsideTheConfiguredRangeAreClamped() }
+    override func testNewestIDAndRevisionOnlyGrow() throws { try super.testNewestIDAndRevisionOnlyGrow() }
+    override func testIDsAreNeverReusedAfterTheNewestRowIsDeleted() throws { try super.testIDsAreNeverReusedAfterTheNewestRowIsDeleted() }
+    override func testAddedItemReadsBackUnchangedWithWholeSecondUTCTime() throws { try super.testAddedItemReadsBackUnchangedWithWholeSecondUTCTime() }
+}
+
+final class PostgresRefreshTests: RefreshTests {
+    override var backend: any StoreBackend { PostgresBackend() }
+    override func setUpWithError() throws { try PostgresBackend.skipUnlessConfigured() }
+
+    override func testRefreshGeneratesNothingBeforeTheIntervalAndOneToThreeItemsAfterIt() throws { try super.testRefreshGeneratesNothingBeforeTheIntervalAndOneToThreeItemsAfterIt() }
+    override func testGeneratorOffMeansRefreshNeverAddsItems() throws { try super.testGeneratorOffMeansRefreshNeverAddsItems() }
+    override func testAnUnseededFeedStartsGeneratingOneIntervalAfterTheFirstRefresh() throws { try super.testAnUnseededFeedStartsGeneratingOneIntervalAfterTheFirstRefresh() }
+    override func testAddingAnItemRestartsTheGeneratorInterval() throws { try super.testAddingAnItemRestartsTheGeneratorInterval() }
+    override func testRefreshReturnsTheNewestItemsAboveTheBaselineAndFlagsTheGap() throws { try super.testRefreshReturnsTheNewestItemsAboveTheBaselineAndFlagsTheGap() }
+    override func testBaselineFallsBackToTheSessionsLastSeenID() throws { try super.testBaselineFallsBackToTheSessionsLastSeenID() }
+    override func testRefreshStampsTheSessionAndLastUpdatedNeverMovesBack() throws { try super.testRefreshStampsTheSessionAndLastUpdatedNeverMovesBack() }
+    override func testACursorBeyondTheNewestItemDoesNotHideLaterItems() throws { try super.testACursorBeyondTheNewestItemDoesNotHideLaterItems() }
+    override func testAFailedRefreshChangesNothing() throws { try super.testAFailedRefreshChangesNothing() }
+    override func testConcurrentRefreshesOfOneSessionAreAllCounted() throws { try super.testConcurrentRefreshesOfOneSessionAreAllCounted() }
+}
+
+final class PostgresSeedingTests: SeedingTests {
+    override var backend: any StoreBackend { PostgresBackend() }
+    override func setUpWithError() throws { try PostgresBackend.skipUnlessConfigured() }
+
+    override func testSeedingIsDeterministicForTheSameCount() throws { try super.testSeedingIsDeterministicForTheSameCount() }
+    override func testSeedingSpreadsItemsOverSeveralDaysOldestFirst() throws { try super.testSeedingSpreadsItemsOverSeveralDaysOldestFirst() }
+    override func testSeedingOnlyFillsAnEmptyFeed() throws { try super.testSeedingOnlyFillsAnEmptyFeed() }
+}
+
+final class PostgresSessionTests: SessionTests {
+    override var backend: any StoreBackend { PostgresBackend() }
+    override func setUpWithError() throws { try PostgresBackend.skipUnlessConfigured() }
+
+    override func testSessionsPersistAcrossReopeningTheSameFile() throws { try super.testSessionsPersistAcrossReopeningTheSameFile() }
+    override func testReadsNeverCreateASession() throws { try super.testReadsNeverCreateASession() }
+    override func testIdleSessionsExpireAndActiveOnesStay() throws { try super.testIdleSessionsExpireAndActiveOnesStay() }
+}
+
+final class PostgresSessionTokenTests: SessionTokenTests {
+    override var backend: any StoreBackend { PostgresBackend() }
+    override func setUpWithError() throws { try PostgresBackend.skipUnlessConfigured() }
+
+    override func testIssuedTokenVerifiesToItsID() throws { try super.testIssuedTokenVerifiesToItsID() }
+    override func testTamperedShortLongUppercaseAndGarbageTokensAreRejected() throws { try super.testTamperedShortLongUppercaseAndGarbageTokensAreRejected() }
+    override func testTokensFromAnotherSecretAreRejected() throws { try super.testTokensFromAnotherSecretAreRejected() }
+    override func testTokensSurviveReopeningTheStore() throws { try super.testTokensSurviveReopeningTheStore() }
+    override func testInstancesStartingAtOnceOnOneDatabaseShareOneSecret() throws { try super.testInstancesStartingAtOnceOnOneDatabaseShareOneSecret() }
+}
+
+/// Guards the lists above: every behaviour test of a base suite is named in its Postgres subclass.
+final class PostgresSuiteCompletenessTests: XCTestCase {
+    func testEveryStoreBehaviourTestAlsoRunsOnPostgres() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let overrides = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let storeless: Set = ["testSessionIDHexIs32LowercaseCharactersAndRoundTrips", "testSplitMix64MatchesTheReferenceSequence"]
+        for suite in ["Paging", "Refresh", "Seeding", "Session", "SessionToken"] {
+            let source = try String(contentsOf: folder.appendingPathComponent("\(suite)Tests.swift"), encoding: .utf8)
+            for line in source.split(separator: "\n") where line.contains("    func test") {
+                let name = line.split(separator: "func ")[1].prefix(while: { $0 != "(" })
+                guard !storeless.contains(String(name)) else { continue }
+                XCTAssertTrue(overrides.contains("override func \(name)()"), "\(suite)Tests.\(name) does not run on PostgreSQL")
+            }
+        }
+    }
+}

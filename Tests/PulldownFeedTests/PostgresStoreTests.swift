@@ -1,0 +1,177 @@
+import Foundation
+import XCTest
+@testable import PulldownFeed
+
+/// What only the PostgreSQL store has: URLs, a shared schema, several instances, lost connections.
+final class PostgresStoreTests: XCTestCase {
+    func testAnUnreachableServerGivesAStoreErrorWithTheMaskedURL() throws {
+        do {
+            _ = try PostgresStore(url: "postgres://ada:secret@127.0.0.1:1/feed")
+            XCTFail("opened a server on port 1")
+        } catch {
+            XCTAssertTrue(error.duringOpen)
+            XCTAssertEqual(error.path, "postgres://ada:***@127.0.0.1:1/feed")
+            XCTAssertTrue(error.description.hasPrefix("cannot open database at postgres://ada:***@127.0.0.1:1/feed: "),
+                          error.description)
+            XCTAssertTrue(error.reason.contains("refused"), error.reason)
+            XCTAssertFalse(error.description.contains("secret"))
+        }
+    }
+
+    func testPoolSizeComesFromTheURLElseTheDefaultAndIsNotPassedToLibpq() throws {
+        let plain = try PGSettings(url: "postgresql://u@h:5/db", defaultPoolSize: 3)
+        XCTAssertEqual(plain.poolSize, 3)
+        XCTAssertEqual(plain.url, "postgresql://u@h:5/db")
+        let sized = try PGSettings(url: "postgres://u@h/db?sslmode=disable&pool_size=12&connect_timeout=2", defaultPoolSize: 3)
+        XCTAssertEqual(sized.poolSize, 12)
+        XCTAssertEqual(sized.url, "postgres://u@h/db?sslmode=disable&connect_timeout=2")
+        XCTAssertThrowsError(try PGSettings(url: "postgres://u@h/db?pool_size=0", defaultPoolSize: 3))
+        XCTAssertThrowsError(try PGSettings(url: "postgres://u@h/db?pool_size=x", defaultPoolSize: 3))
+    }
+
+    func testOnlyPostgresURLsSelectPostgres() throws {
+        XCTAssertTrue(FeedStores.isPostgresURL("postgres://u@h/db"))
+        XCTAssertTrue(FeedStores.isPostgresURL("PostgreSQL://u@h/db"))
+        XCTAssertFalse(FeedStores.isPostgresURL("postgres.sqlite"))
+        XCTAssertFalse(FeedStores.isPostgresURL(":memory:"))
+        XCTAssertTrue(try FeedStores.open(":memory:", connections: 2) is SQLiteStore)
+    }
+
+    func testTheSchemaIsVersionedInMetaAndANewerVersionIsRefused() throws {
+        let url = try PostgresBackend.makeDatabase(self)
+        do {
+            let store = try PostgresStore(url: url, poolSize: 2)
+            XCTAssertEqual(try PostgresBackend().integer(
+                "SELECT number::bigint FROM meta WHERE key = 'schema_version'", on: store), 1)
+            XCTAssertEqual(store.poolSize, 2)
+        }
+        // Opening again migrates nothing and keeps the data.
+        let again = try PostgresStore(url: url, poolSize: 2)
+        try PostgresBackend().execute("UPDATE meta SET number = 99 WHERE key = 'schema_version'", on: again)
+        do {
+            _ = try PostgresStore(url: url)
+            XCTFail("opened a newer schema")
+        } catch {
+            XCTAssertTrue(error.duringOpen)
+            XCTAssertTrue(error.reason.contains("schema version 99 is newer"), error.reason)
+        }
+    }
+
+    func testTwoInstancesNeverHandOutTheSameIDAndReadersSeeIDsOnlyInOrder() throws {
+        let open = try PostgresBackend().makeLocation(self)
+        let feeds = [makeFeed(store: try open(), newItemsEvery: 0), makeFeed(store: try open(), newItemsEvery: 0)]
+        let writers = 4, perWriter = 60, total = writers * perWriter
+        let added = Locked([Int64]())
+        let failures = Locked([String]())
+        let holes = Locked([String]())
+        let writing = Locked(writers)
+        DispatchQueue.concurrentPerform(iterations: writers + 2) { index in
+            let feed = feeds[index % 2]
+            if index < writers {
+                for number in 0..<perWriter {
+                    do {
+                        let item = try feed.addItem(NewItem(title: "Writer \(index) item \(number)", body: ""))
+                        added.withLock { $0.append(item.id) }
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
+                    }
+                }
+                writing.withLock { $0 -= 1 }
+                return
+            }
+            // A reader holding a cursor: whatever it is shown next must start right above it. With
+            // ids that are dense (no failed writes here), a hole means a lower id committed later.
+            var cursor: Int64 = 0
+            let deadline = Date().addingTimeInterval(60)
+            while cursor < Int64(total), Date() < deadline {
+                do {
+                    let page = try feed.newer(after: cursor, limit: 100)
+                    let ids = page.items.map(\.id).reversed()
+                    if let first = ids.first, first != cursor + 1 || ids.last! != cursor + Int64(ids.count) {
+                        holes.withLock { $0.append("after \(cursor) got \(Array(ids.prefix(5)))…") }
+                    }
+                    cursor = ids.last ?? cursor
+                    if ids.isEmpty && writing.withLock({ $0 }) == 0 && cursor < Int64(total) {
+                        holes.withLock { $0.append("writers done, reader stuck at \(cursor)") }
+                        break
+                    }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        XCTAssertEqual(failures.withLock { $0 }, [])
+        XCTAssertEqual(holes.withLock { $0 }, [], "a reader saw an id commit below its cursor")
+        let ids = added.withLock { $0 }
+        XCTAssertEqual(ids.count, total)
+        XCTAssertEqual(Set(ids), Set(1...Int64(total)), "unique and dense across both instances")
+        XCTAssertEqual(try feeds[1].page(before: nil, limit: 1).items.first?.id, Int64(total))
+    }
+
+    func testAnInsertOnOneInstanceReachesTheOtherAtOnceAndMovesItsCaches() throws {
+        let open = try PostgresBackend().makeLocation(self)
+        let a = makeFeed(store: try open(), newItemsEvery: 0)
+        let b = makeFeed(store: try open(), newItemsEvery: 0)
+        try a.seedIfEmpty(count: 10)
+        XCTAssertEqual(try b.seedIfEmpty(count: 10), 0, "the second instance sees a seeded feed")
+        waitFor("b hears about the seed") { b.newestID == 10 }
+        let revision = b.revision
+
+        let item = try a.addItem(NewItem(title: "Posted on A", body: ""))
+        // B reads the database: no cache stands between it and the new item.
+        let session = SessionID.random()
+        XCTAssertEqual(try b.refresh(session: session, after: 10, limit: 10).items, [item])
+        XCTAssertEqual(try b.page(before: nil, limit: 1).items, [item])
+        waitFor("b's caches move") { b.newestID == item.id && b.revision > revision }
+        // A does not count its own insert twice.
+        let own = a.revision
+        Thread.sleep(forTimeInterval: 0.3)
+        XCTAssertEqual(a.revision, own)
+        // The session written through B reads back through A.
+        XCTAssertEqual(try a.session(session)?.lastSeenID, item.id)
+    }
+
+    func testWhileTheDatabaseRefusesConnectionsCallsFailAndThenRecoverByThemselves() throws {
+        let url = try PostgresBackend.makeDatabase(self)
+        let name = String(url.split(separator: "/").last!.split(separator: "?").first!)
+        let feed = makeFeed(store: try PostgresStore(url: url, poolSize: 3), newItemsEvery: 0)
+        try feed.seedIfEmpty(count: 5)
+        let revision = feed.revision
+
+        try PostgresBackend.administer("""
+            ALTER DATABASE \(name) ALLOW_CONNECTIONS false;
+            SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(name)';
+            """)
+        XCTAssertThrowsError(try feed.page(before: nil, limit: 5)) { error in
+            XCTAssertTrue(error is StoreError, "\(error)")
+        }
+        XCTAssertThrowsError(try feed.addItem(NewItem(title: "While down", body: "")))
+        XCTAssertThrowsError(try feed.checkHealth())
+
+        try PostgresBackend.administer("ALTER DATABASE \(name) ALLOW_CONNECTIONS true")
+        XCTAssertEqual(try feed.page(before: nil, limit: 10).items.map(\.id), [5, 4, 3, 2, 1], "nothing lost, nothing half-written")
+        XCTAssertEqual(try feed.addItem(NewItem(title: "Back", body: "")).id, 6)
+        // The listener reconnects too, and says inserts may have been missed.
+        waitFor("the listener reconnects") { feed.revision > revision + 1 }
+    }
+
+    func testADeadPooledConnectionIsReplacedWithoutFailingTheCall() throws {
+        let url = try PostgresBackend.makeDatabase(self)
+        let name = String(url.split(separator: "/").last!.split(separator: "?").first!)
+        let feed = makeFeed(store: try PostgresStore(url: url, poolSize: 2), newItemsEvery: 0)
+        try feed.seedIfEmpty(count: 3)
+        try PostgresBackend.administer(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(name)'")
+        // The pool's connection died while idle; nothing was sent on it, so the call is retried.
+        XCTAssertEqual(try feed.page(before: nil, limit: 10).items.count, 3)
+        XCTAssertEqual(try feed.addItem(NewItem(title: "Still fine", body: "")).id, 4)
+    }
+
+    private func waitFor(_ what: String, timeout: TimeInterval = 5, _ condition: () -> Bool) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() {
+            guard Date() < deadline else { return XCTFail("timed out: \(what)") }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+}
