@@ -64,12 +64,10 @@ struct API: Sendable {
             let etag = EntityTag.strong(for: body)
             var headers = HTTPHeaders([("ETag", etag), ("Cache-Control", "no-cache")])
             if let link = Self.nextLink(page: page, query: query) { headers.add("Link", link) }
-            if EntityTag.matches(ifNoneMatch: request.headers["If-None-Match"], etag: etag) {
-                return HTTPResponse.notModified(etag: etag, extraHeaders: headers)
-            }
             var response = HTTPResponse.json(body)
             for (name, value) in headers { response.headers.add(name, value) }
-            return response
+            let matches = EntityTag.matches(ifNoneMatch: request.headers["If-None-Match"], etag: etag)
+            return matches ? response.notModified() : response
         }
         sessions.stamp(&response, with: session)
         return response

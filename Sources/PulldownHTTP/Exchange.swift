@@ -119,7 +119,8 @@ final class Exchange: @unchecked Sendable {
 
     private func queue(_ response: HTTPResponse) {
         status = response.status
-        bytesSent = response.bodyCount
+        // HEAD and 304 answers state the body's length but send no body.
+        bytesSent = method == "HEAD" || response.status == 304 ? 0 : response.body.count
         if let prepared = response.prepared {
             _ = MHD_queue_response(connection, UInt32(response.status), prepared.handle)
         } else {

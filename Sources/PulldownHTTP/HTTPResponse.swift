@@ -2,11 +2,13 @@
 ///
 /// `Date` and `Content-Length` are added by libmicrohttpd when the response is sent.
 public struct HTTPResponse: Sendable {
+    // Changing the headers or the body after the response was prepared makes the prepared
+    // copy stale, so it is dropped and the response is built afresh when sent.
     public var status: Int
-    public var headers: HTTPHeaders
-    public var body: [UInt8]
+    public var headers: HTTPHeaders { didSet { prepared = nil } }
+    public var body: [UInt8] { didSet { prepared = nil } }
     /// A response built once and kept (static files, cached pages): sent as is, without copying.
-    public var prepared: PreparedResponse?
+    public private(set) var prepared: PreparedResponse?
 
     public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
@@ -14,10 +16,12 @@ public struct HTTPResponse: Sendable {
         self.body = body
     }
 
-    public init(prepared: PreparedResponse) {
-        self.status = prepared.status
+    /// A prepared response, sent with `status` (its own by default). Queued with 304 it keeps
+    /// the full body's Content-Length, which is what RFC 9110 asks of a 304, and sends no body.
+    public init(prepared: PreparedResponse, status: Int? = nil) {
+        self.status = status ?? prepared.status
         self.headers = prepared.headers
-        self.body = []
+        self.body = prepared.body
         self.prepared = prepared
     }
 
@@ -31,13 +35,12 @@ public struct HTTPResponse: Sendable {
         HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "application/json")]), body: body)
     }
 
-    /// `304 Not Modified` keeping the validator headers a cache needs.
-    public static func notModified(etag: String, extraHeaders: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
-        var headers = extraHeaders
-        headers.set("ETag", etag)
-        return HTTPResponse(status: 304, headers: headers)
+    /// `304 Not Modified` for a full response: the same headers, and the body kept only so
+    /// that Content-Length states the full size, as RFC 9110 (section 8.6) allows; libmicrohttpd
+    /// never sends a 304's body.
+    public func notModified() -> HTTPResponse {
+        var response = self
+        response.status = 304
+        return response
     }
-
-    /// The size of the body that will be sent.
-    public var bodyCount: Int { prepared?.bodyCount ?? body.count }
 }

@@ -8,13 +8,14 @@ public final class PreparedResponse: @unchecked Sendable {
     let handle: OpaquePointer
     public let status: Int
     public let headers: HTTPHeaders
-    public let bodyCount: Int
+    /// Kept so that a copy can still be built if a handler changes the headers.
+    public let body: [UInt8]
 
     public init(_ response: HTTPResponse) {
         self.handle = MHDResponseBuilder.make(response)
         self.status = response.status
         self.headers = response.headers
-        self.bodyCount = response.body.count
+        self.body = response.body
     }
 
     deinit {

@@ -54,10 +54,8 @@ public final class StaticFiles: Sendable {
             return Problem.methodNotAllowed(request.method, allowed: ["GET", "HEAD"]).response
         }
         let variant = file.gzip != nil && Self.acceptsGzip(request.headers["Accept-Encoding"]) ? file.gzip! : file.plain
-        if EntityTag.matches(ifNoneMatch: request.headers["If-None-Match"], etag: variant.etag) {
-            return HTTPResponse(prepared: variant.notModified)
-        }
-        return HTTPResponse(prepared: variant.full)
+        let matches = EntityTag.matches(ifNoneMatch: request.headers["If-None-Match"], etag: variant.etag)
+        return HTTPResponse(prepared: variant.full, status: matches ? 304 : nil)
     }
 
     /// The key of a file for the decoded path segments, or nil when a segment could step
@@ -92,11 +90,10 @@ public final class StaticFiles: Sendable {
     }
 }
 
-/// One encoding of a file: its tag, its full answer and its 304 answer, all built once.
+/// One encoding of a file: its tag and its answer, built once (a 304 queues the same answer).
 struct FileVariant: Sendable {
     let etag: String
     let full: PreparedResponse
-    let notModified: PreparedResponse
 }
 
 struct StaticFile: Sendable {
@@ -147,9 +144,7 @@ struct Snapshot: Sendable {
             var headers = common
             headers.add("ETag", etag)
             if let encoding { headers.add("Content-Encoding", encoding) }
-            let full = PreparedResponse(HTTPResponse(status: 200, headers: headers, body: body))
-            let notModified = PreparedResponse(HTTPResponse(status: 304, headers: headers))
-            return FileVariant(etag: etag, full: full, notModified: notModified)
+            return FileVariant(etag: etag, full: PreparedResponse(HTTPResponse(status: 200, headers: headers, body: body)))
         }
 
         let plainTag = EntityTag.strong(for: bytes)

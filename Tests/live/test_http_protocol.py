@@ -320,8 +320,6 @@ def test_every_response_has_date_and_a_correct_content_length(server, method, pa
         conn.close()
 
 
-@pytest.mark.xfail(strict=True, reason="libmicrohttpd 0.9.75 adds Content-Length: 0 to every 304; omitting it "
-                   "needs MHD_set_response_options (variadic, so a C shim in CMicroHTTPD)")
 def test_304_does_not_claim_a_zero_length_representation(server):
     _, response, body = get(server, "/feed.js")
     etag = response.getheader("ETag")
