@@ -4,7 +4,7 @@ SHELL := /bin/bash
 PORT ?= 8080
 ARGS ?=
 
-.PHONY: run test bench build deps-build deps-test deps-bench test-swift test-js test-live clean
+.PHONY: run test bench build postgres-demo deps-build deps-test deps-bench test-swift test-js test-live clean
 
 run: deps-build
 	swift build -c release --product pulldown
@@ -13,8 +13,9 @@ run: deps-build
 build: deps-build
 	swift build
 
+# The tests get a throwaway PostgreSQL (PULLDOWN_TEST_POSTGRES_URL), stopped by PID at the end.
 test: deps-test build
-	$(MAKE) --no-print-directory test-swift test-js test-live
+	scripts/postgres.sh run -- $(MAKE) --no-print-directory test-swift test-js test-live
 
 test-swift:
 	swift test --parallel
@@ -29,6 +30,11 @@ test-live:
 bench: deps-bench
 	swift build -c release --product pulldown
 	.venv/bin/python bench/bench.py $(ARGS)
+
+# A throwaway PostgreSQL and two instances on it, on PORT and PORT+1; Ctrl-C stops everything.
+postgres-demo:
+	@scripts/install-deps.sh postgres
+	scripts/postgres.sh demo $(PORT)
 
 deps-build:
 	@scripts/install-deps.sh build

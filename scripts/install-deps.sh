@@ -4,6 +4,7 @@
 #   scripts/install-deps.sh test    the above, plus Chromium, Node and PostgreSQL for the tests,
 #                                   and a Python virtual environment with pinned packages
 #   scripts/install-deps.sh bench   the above build set, plus wrk and nginx
+#   scripts/install-deps.sh postgres  the build set, plus PostgreSQL (make postgres-demo)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,8 +13,9 @@ case "${1:-build}" in
   build) ;;
   # postgresql: a throwaway cluster (scripts/postgres.sh) for the PostgreSQL store's tests.
   test) want+=(chromium postgresql) ;;
+  postgres) want+=(postgresql) ;;
   bench) want+=(wrk nginx-light chromium) ;;
-  *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
+  *) echo "usage: $0 build|test|bench|postgres" >&2; exit 2 ;;
 esac
 command -v node >/dev/null 2>&1 || [ "${1:-build}" != test ] || want+=(nodejs)
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || want+=(python3-venv)
@@ -29,7 +31,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-if [ "${1:-build}" != build ]; then
+if [ "${1:-build}" = test ] || [ "${1:-build}" = bench ]; then
   requirements=Tests/live/requirements.txt
   stamp=.venv/.installed
   if [ ! -x .venv/bin/python ]; then python3 -m venv .venv; fi

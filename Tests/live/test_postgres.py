@@ -1,0 +1,165 @@
+"""Two pulldown instances on one PostgreSQL database.
+
+Needs PULLDOWN_TEST_POSTGRES_URL (a database where the user may create databases) and, for the
+outage test, PULLDOWN_TEST_POSTGRES_DIR (a cluster made by scripts/postgres.sh, which can halt
+and resume it). `make test` sets both; without them these tests are skipped.
+"""
+import http.client
+import json
+import os
+import pathlib
+import secrets
+import subprocess
+import time
+
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+URL = os.environ.get("PULLDOWN_TEST_POSTGRES_URL", "")
+CLUSTER = os.environ.get("PULLDOWN_TEST_POSTGRES_DIR", "")
+
+pytestmark = pytest.mark.skipif(not URL, reason="PULLDOWN_TEST_POSTGRES_URL is not set (make test sets it)")
+
+
+def psql(sql, url=URL):
+    subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", sql],
+                   check=True, capture_output=True, timeout=30)
+
+
+@pytest.fixture
+def database():
+    """A fresh database for this test; its URL. Dropped at the end, connections and all."""
+    name = "pulldown_live_" + secrets.token_hex(6)
+    psql(f"CREATE DATABASE {name}")
+    yield URL.rsplit("/", 1)[0] + "/" + name
+    psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture
+def pair(start_server, database):
+    """Two instances on the same database, the first seeded with 20 items."""
+    a = start_server(db=database, seed="20")
+    b = start_server(db=database, seed="20")
+    return a, b
+
+
+def call(server, method, path, body=None, session=None):
+    """(status, headers dict with lowercase names, parsed JSON body or None)."""
+    connection = http.client.HTTPConnection(server.host, server.port, timeout=10)
+    headers = {}
+    if body is not None:
+        headers["Content-Type"] = "application/json"
+    if session:
+        headers["X-Session-Id"] = session
+    try:
+        connection.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
+        response = connection.getresponse()
+        raw = response.read()
+        found = {name.lower(): value for name, value in response.getheaders()}
+    finally:
+        connection.close()
+    parsed = json.loads(raw) if raw and "json" in found.get("content-type", "") else None
+    return response.status, found, parsed
+
+
+def all_pages(server, limit=7):
+    """Every item id, walking the Link headers from the newest page down."""
+    ids, path = [], f"/api/items?limit={limit}"
+    while path:
+        status, headers, page = call(server, "GET", path)
+        assert status == 200, page
+        ids += [item["id"] for item in page["items"]]
+        link = headers.get("link")
+        path = link.split(">")[0].lstrip("<") if link else None
+    return ids
+
+
+def post(server, title):
+    status, headers, item = call(server, "POST", "/api/items", {"title": title})
+    assert status == 201, item
+    return item
+
+
+def test_items_posted_to_either_instance_appear_in_both_refreshes_and_pages_once(pair):
+    a, b = pair
+    assert all_pages(a) == list(range(20, 0, -1)), "seeded once, not by both"
+    assert all_pages(b) == list(range(20, 0, -1))
+
+    cursor_a = cursor_b = 20
+    session_a = session_b = None
+    posted, seen_a, seen_b = [], [], []
+    for number in range(12):
+        posted.append(post(a if number % 2 == 0 else b, f"Item {number}")["id"])
+        # Each refresh sees the other instance's item at once, not after some cache expires.
+        status, headers, result = call(b, "POST", "/api/refresh", {"after": cursor_b, "limit": 100}, session_b)
+        assert status == 200, result
+        session_b = headers["x-session-id"]
+        seen_b += [item["id"] for item in result["items"]]
+        cursor_b = max([cursor_b] + seen_b)
+        status, headers, result = call(a, "POST", "/api/refresh", {"after": cursor_a, "limit": 100}, session_a)
+        assert status == 200, result
+        session_a = headers["x-session-id"]
+        seen_a += [item["id"] for item in result["items"]]
+        cursor_a = max([cursor_a] + seen_a)
+        assert cursor_a == cursor_b == posted[-1]
+
+    assert posted == list(range(21, 33)), "one id sequence for both instances, no gaps, no duplicates"
+    assert sorted(seen_a) == sorted(seen_b) == posted
+    assert all_pages(a) == all_pages(b) == list(range(32, 0, -1))
+    status, _, newer = call(a, "GET", "/api/items?after=20&limit=100")
+    assert [item["id"] for item in newer["items"]] == list(range(32, 20, -1))
+
+
+def test_a_session_written_through_one_instance_is_read_through_the_other(pair):
+    a, b = pair
+    status, headers, refreshed = call(a, "POST", "/api/refresh", {})
+    assert status == 200, refreshed
+    token = headers["x-session-id"]
+    status, headers, state = call(b, "GET", "/api/session", session=token)
+    assert status == 200
+    assert headers["x-session-id"] == token, "B accepts A's token: the signing secret is shared"
+    assert "set-cookie" not in headers, "no new session issued"
+    assert state["lastUpdated"] == refreshed["lastUpdated"]
+    assert state["lastSeenId"] == 20 and state["refreshCount"] == 1
+
+    time.sleep(1.1)
+    status, _, again = call(b, "POST", "/api/refresh", {}, token)
+    assert again["lastUpdated"] > refreshed["lastUpdated"]
+    status, _, state = call(a, "GET", "/api/session", session=token)
+    assert state["lastUpdated"] == again["lastUpdated"] and state["refreshCount"] == 2
+
+
+@pytest.mark.skipif(not CLUSTER, reason="PULLDOWN_TEST_POSTGRES_DIR is not set (make test sets it)")
+def test_while_postgres_is_stopped_requests_get_503_and_both_recover_without_a_restart(pair):
+    a, b = pair
+    acknowledged = post(a, "Acknowledged before the outage")
+    script = str(REPO / "scripts" / "postgres.sh")
+    subprocess.run([script, "halt", CLUSTER], check=True, timeout=60)
+    try:
+        for server in (a, b):
+            for method, path, body in [("GET", "/api/items", None), ("POST", "/api/items", {"title": "Lost?"}),
+                                       ("POST", "/api/refresh", {}), ("GET", "/healthz", None)]:
+                status, headers, problem = call(server, method, path, body)
+                assert status == 503, (method, path, problem)
+                assert headers["content-type"].startswith("application/problem+json")
+                assert headers.get("retry-after") == "1"
+                assert problem["status"] == 503
+    finally:
+        subprocess.run([script, "resume", CLUSTER], check=True, timeout=60)
+
+    deadline = time.monotonic() + 15
+    for server in (a, b):
+        while True:
+            status, _, _ = call(server, "GET", "/healthz")
+            if status == 200:
+                break
+            assert time.monotonic() < deadline, "did not recover"
+            time.sleep(0.2)
+    assert a.process.poll() is None and b.process.poll() is None, "still the same processes"
+    ids = all_pages(b)
+    assert ids[0] == acknowledged["id"] == 21, "the acknowledged item survived; nothing written while down"
+    assert ids == list(range(21, 0, -1))
+    after = post(b, "After the outage")
+    assert after["id"] == 22
+    status, _, result = call(a, "POST", "/api/refresh", {"after": 21})
+    assert [item["id"] for item in result["items"]] == [22]
