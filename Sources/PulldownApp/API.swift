@@ -7,6 +7,7 @@ struct API: Sendable {
     let feed: Feed
     let sessions: SessionResolver
     let pageSize: Int
+    let newestPages = NewestPageCache()
 
     /// The routes under /api/. `/api/items/{id}` and unknown paths go to `unrouted`.
     func router() -> Router {
@@ -50,26 +51,36 @@ struct API: Sendable {
 
     // MARK: GET /api/items
 
+    /// Pages are the same for every caller, so they carry no session: a poller or a CDN can
+    /// reuse them, and the newest page is served from memory until the next insert.
     func items(_ request: HTTPRequest) -> HTTPResponse {
-        let session = sessions.resolve(request)
-        var response = answer {
+        answer {
             let query = try ItemsQuery.parse(request.query, defaultLimit: pageSize)
-            let page: ItemPage
-            switch query.cursor {
-            case .newest: page = try feed.page(before: nil, limit: query.limit)
-            case .before(let id): page = try feed.page(before: id, limit: query.limit)
-            case .after(let id): page = try feed.newer(after: id, limit: query.limit)
+            let response: HTTPResponse
+            if query.cursor == .newest {
+                response = try newestPages.response(limit: query.limit, revision: feed.revision) {
+                    try pageResponse(feed.page(before: nil, limit: query.limit), query: query)
+                }
+            } else if case .before(let id) = query.cursor {
+                response = try pageResponse(feed.page(before: id, limit: query.limit), query: query)
+            } else if case .after(let id) = query.cursor {
+                response = try pageResponse(feed.newer(after: id, limit: query.limit), query: query)
+            } else {
+                preconditionFailure("every cursor is handled above")
             }
-            let body = ItemJSON.page(page, limit: query.limit)
-            let etag = EntityTag.strong(for: body)
-            var headers = HTTPHeaders([("ETag", etag), ("Cache-Control", "no-cache")])
-            if let link = Self.nextLink(page: page, query: query) { headers.add("Link", link) }
-            var response = HTTPResponse.json(body)
-            for (name, value) in headers { response.headers.add(name, value) }
+            let etag = response.headers["ETag"] ?? ""
             let matches = EntityTag.matches(ifNoneMatch: request.headers["If-None-Match"], etag: etag)
             return matches ? response.notModified() : response
         }
-        sessions.stamp(&response, with: session)
+    }
+
+    /// A page as JSON with its ETag, `Cache-Control` and `Link` headers.
+    func pageResponse(_ page: ItemPage, query: ItemsQuery) -> HTTPResponse {
+        let body = ItemJSON.page(page, limit: query.limit)
+        var response = HTTPResponse.json(body)
+        response.headers.add("ETag", EntityTag.strong(for: body))
+        response.headers.add("Cache-Control", "no-cache")
+        if let link = Self.nextLink(page: page, query: query) { response.headers.add("Link", link) }
         return response
     }
 

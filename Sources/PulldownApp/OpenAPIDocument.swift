@@ -18,7 +18,7 @@ enum OpenAPIDocument {
     "title": "Pulldown",
     "version": "1.0.0",
     "summary": "Keyset pages, pull-to-refresh and per-session last-updated for a pull-to-refresh demo.",
-    "description": "Conventions that hold for every path below.\n\n- Errors are `application/problem+json` (RFC 9457, schema `Problem`); a validation error lists each bad parameter or field in `invalid_params`.\n- Every operation under `/api/` takes the demo knobs `_delay` and `_fail`. The server-wide knobs `--delay-ms`, `--jitter-ms` and `--fail-rate` apply to every `/api/` request as well; `--fail-rate` answers 503 with `Retry-After` before anything runs, so an injected failure never changes state.\n- A method a path does not list gets 405 with an `Allow` header naming the methods it does list (response `MethodNotAllowed`).\n- Any other path under `/api/` gets 404 (response `NotFound`).\n- A request body larger than 65536 bytes gets 413 (response `ContentTooLarge`), whatever the path.\n- Sessions: the server issues a signed 128-bit session id in the `pulldown_session` cookie and echoes it in `X-Session-Id`; clients without cookies send it back in the `X-Session-Id` request header. An id the server did not issue, or a malformed one, is replaced by a new one. Reading never creates a stored session; only a refresh does.\n- CORS is off unless the server runs with `--cors-origin ORIGIN`. Then responses to `/api/` carry `Vary: Origin` (all but the 413 and the 400 for a malformed request target, which are answered before the API sees the request); a request from a listed origin gets `Access-Control-Allow-Origin` (that origin), `Access-Control-Allow-Credentials: true` and `Access-Control-Expose-Headers`; and a preflight (`OPTIONS` with `Access-Control-Request-Method`) gets 204 with `Access-Control-Allow-Methods: GET, HEAD, POST` and `Access-Control-Allow-Headers: Content-Type, X-Session-Id, If-None-Match` for a listed origin, or 403 with a problem for any other."
+    "description": "Conventions that hold for every path below.\n\n- Errors are `application/problem+json` (RFC 9457, schema `Problem`); a validation error lists each bad parameter or field in `invalid_params`.\n- Every operation under `/api/` takes the demo knobs `_delay` and `_fail`. The server-wide knobs `--delay-ms`, `--jitter-ms` and `--fail-rate` apply to every `/api/` request as well; `--fail-rate` answers 503 with `Retry-After` before anything runs, so an injected failure never changes state.\n- A method a path does not list gets 405 with an `Allow` header naming the methods it does list (response `MethodNotAllowed`).\n- Any other path under `/api/` gets 404 (response `NotFound`).\n- A request body larger than 65536 bytes gets 413 (response `ContentTooLarge`), whatever the path.\n- Sessions: the server issues a signed 128-bit session id in the `pulldown_session` cookie and echoes it in `X-Session-Id`; clients without cookies send it back in the `X-Session-Id` request header. An id the server did not issue, or a malformed one, is replaced by a new one. Only `/api/refresh` and `/api/session` use sessions; pages (`/api/items`) are the same for every caller and carry none. Reading never creates a stored session; only a refresh does.\n- CORS is off unless the server runs with `--cors-origin ORIGIN`. Then responses to `/api/` carry `Vary: Origin` (all but the 413 and the 400 for a malformed request target, which are answered before the API sees the request); a request from a listed origin gets `Access-Control-Allow-Origin` (that origin), `Access-Control-Allow-Credentials: true` and `Access-Control-Expose-Headers`; and a preflight (`OPTIONS` with `Access-Control-Request-Method`) gets 204 with `Access-Control-Allow-Methods: GET, HEAD, POST` and `Access-Control-Allow-Headers: Content-Type, X-Session-Id, If-None-Match` for a listed origin, or 403 with a problem for any other."
   },
   "servers": [{"url": "/"}],
   "tags": [
@@ -46,7 +46,7 @@ enum OpenAPIDocument {
         "responses": {
           "200": {"$ref": "#/components/responses/ItemPage"},
           "304": {"$ref": "#/components/responses/ItemPageNotModified"},
-          "400": {"$ref": "#/components/responses/BadRequestWithSession"},
+          "400": {"$ref": "#/components/responses/BadRequest"},
           "429": {"$ref": "#/components/responses/TooManyRequests"},
           "500": {"$ref": "#/components/responses/InternalServerError"},
           "503": {"$ref": "#/components/responses/ServiceUnavailable"}
@@ -68,7 +68,7 @@ enum OpenAPIDocument {
         "responses": {
           "200": {"$ref": "#/components/responses/ItemPage"},
           "304": {"$ref": "#/components/responses/ItemPageNotModified"},
-          "400": {"$ref": "#/components/responses/BadRequestWithSession"},
+          "400": {"$ref": "#/components/responses/BadRequest"},
           "429": {"$ref": "#/components/responses/TooManyRequests"},
           "500": {"$ref": "#/components/responses/InternalServerError"},
           "503": {"$ref": "#/components/responses/ServiceUnavailable"}
@@ -331,9 +331,7 @@ enum OpenAPIDocument {
         "headers": {
           "ETag": {"$ref": "#/components/headers/ETag"},
           "Link": {"$ref": "#/components/headers/Link"},
-          "Cache-Control": {"$ref": "#/components/headers/CacheControlNoCache"},
-          "X-Session-Id": {"$ref": "#/components/headers/XSessionId"},
-          "Set-Cookie": {"$ref": "#/components/headers/SetCookie"}
+          "Cache-Control": {"$ref": "#/components/headers/CacheControlNoCache"}
         },
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ItemPage"}}}
       },
@@ -342,9 +340,7 @@ enum OpenAPIDocument {
         "headers": {
           "ETag": {"$ref": "#/components/headers/ETag"},
           "Link": {"$ref": "#/components/headers/Link"},
-          "Cache-Control": {"$ref": "#/components/headers/CacheControlNoCache"},
-          "X-Session-Id": {"$ref": "#/components/headers/XSessionId"},
-          "Set-Cookie": {"$ref": "#/components/headers/SetCookie"}
+          "Cache-Control": {"$ref": "#/components/headers/CacheControlNoCache"}
         }
       },
       "Item": {
