@@ -441,6 +441,8 @@ def browser_figures(tmp):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer, shorter runs (under two minutes)")
+    parser.add_argument("--only", default="", help="comma-separated scenarios to run (newest,deep,refresh,static,"
+                                                      "delayed,weight,browser); all when empty")
     args = parser.parse_args()
     args.rounds, args.seconds = (2, 3) if args.quick else (5, 5)
 
@@ -450,17 +452,27 @@ def main():
     with tempfile.TemporaryDirectory(prefix="pulldown-bench-") as tmp:
         print(f"Pulldown benchmark ({'quick' if args.quick else 'full'}): {args.rounds} alternating rounds "
               f"of {args.seconds} s per subject, wrk -t2 -c64, {CORES} cores\n")
-        db100k, _ = seed_store(tmp, 100_000)
-        db1m, seed_seconds = seed_store(tmp, 1_000_000)
-        print(f"seeding 1,000,000 items: {seed_seconds:.1f} s (start to Listening)")
-        floor("seed 1M items (s)", seed_seconds, 30, "lower")
-        scenario_newest(tmp, args, db100k)
-        scenario_deep(tmp, args, db1m)
-        scenario_refresh(tmp, args, db1m)
-        scenario_static(tmp, args)
-        scenario_delayed(tmp, args)
-        page_weight(tmp)
-        browser_figures(tmp)
+        wanted = set(filter(None, args.only.split(","))) or {
+            "newest", "deep", "refresh", "static", "delayed", "weight", "browser"}
+        if "newest" in wanted:
+            db100k, _ = seed_store(tmp, 100_000)
+            scenario_newest(tmp, args, db100k)
+        if wanted & {"deep", "refresh"}:
+            db1m, seed_seconds = seed_store(tmp, 1_000_000)
+            print(f"seeding 1,000,000 items: {seed_seconds:.1f} s (start to Listening)")
+            floor("seed 1M items (s)", seed_seconds, 30, "lower")
+            if "deep" in wanted:
+                scenario_deep(tmp, args, db1m)
+            if "refresh" in wanted:
+                scenario_refresh(tmp, args, db1m)
+        if "static" in wanted:
+            scenario_static(tmp, args)
+        if "delayed" in wanted:
+            scenario_delayed(tmp, args)
+        if "weight" in wanted:
+            page_weight(tmp)
+        if "browser" in wanted:
+            browser_figures(tmp)
     print()
     print_table(["scenario", "subject", "req/s", "p50 ms", "p99 ms", "errors", "ratio", "RSS MB"], ROWS)
     print_table(["floor", "measured", "must be", "verdict"], FLOORS)

@@ -67,7 +67,8 @@ public final class StaticFiles: Sendable {
             parts.append("index.html")
         }
         for part in parts {
-            if part.isEmpty || part.hasPrefix(".") || part.contains("/") || part.contains("\\") || part.utf8.contains(0) {
+            // Byte checks, not String.contains: Foundation's version goes through NSString.
+            if part.isEmpty || part.hasPrefix(".") || part.utf8.contains(where: { $0 == 0x2F || $0 == 0x5C || $0 == 0 }) {
                 return nil
             }
         }

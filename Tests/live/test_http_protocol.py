@@ -436,3 +436,14 @@ def test_edited_file_is_served_after_the_reload(start_server, public_with_links)
             return
         time.sleep(0.2)
     pytest.fail("the edit was not picked up within 5 s")
+
+
+def test_headers_up_to_eight_kib_are_served_and_huge_ones_get_431(server):
+    # A browser with a heavy cookie jar sends several KiB of headers: they must pass.
+    _, ok, _ = get(server, "/healthz", headers={"Cookie": "jar=" + "a" * 8192})
+    assert ok.status == 200
+    connection = http.client.HTTPConnection(server.host, server.port, timeout=5)
+    connection.request("GET", "/healthz", headers={"X-Huge": "b" * 20000})
+    assert connection.getresponse().status == 431
+    _, after, _ = get(server, "/healthz")
+    assert after.status == 200
