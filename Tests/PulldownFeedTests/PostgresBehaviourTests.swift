@@ -3,9 +3,9 @@ import XCTest
 @testable import PulldownFeed
 
 // The behaviour suites again, on PostgreSQL: each subclass sets `backend` and names the inherited
-// tests once more, because XCTest on Linux only runs test methods a class declares itself.
-// `testEveryStoreBehaviourTestAlsoRunsOnPostgres` fails when one is forgotten. Tests about things
-// that do not touch the store (SessionID, SplitMix64) run once, on the base class.
+// tests once more, because test discovery on Linux does not find a subclass that declares no
+// test methods of its own. `testEveryStoreBehaviourTestAlsoRunsOnPostgres` fails when one is
+// forgotten. Tests that do not touch the store (SessionID, SplitMix64) need no override.
 // Skipped when PULLDOWN_TEST_POSTGRES_URL is unset; `make test` sets it (scripts/postgres.sh).
 
 final class PostgresPagingTests: PagingTests {
