@@ -55,12 +55,33 @@ public final class Feed: Sendable {
     /// and when another process sharing the store reports inserts.
     ///
     /// It moves only after the commit, so data read after seeing revision R is at least as new as R.
+    ///
+    /// On a shared store it is checked against the store's newest id first (one indexed query),
+    /// so an item another process committed and acknowledged is never hidden by a cache keyed
+    /// on this revision, even before its notification arrives. If the store does not answer,
+    /// the revision moves, so nothing cached is trusted while it is down.
     public var revision: UInt64 {
-        cache.withLock { $0.revision }
+        if store.isShared { checkSharedStore() }
+        return cache.withLock { $0.revision }
+    }
+
+    /// Moves the caches if the shared store has a newer item than they know.
+    private func checkSharedStore() {
+        let read = readNewestID()
+        cache.withLock { cache in
+            guard let newest = read else {
+                cache.revision &+= 1
+                return
+            }
+            if let known = cache.newestID, Self.larger(known, newest) == known { return }
+            cache.revision &+= 1
+            cache.newestID = .some(Self.larger(cache.newestID ?? nil, newest))
+        }
     }
 
     /// The largest item id, or nil for an empty feed. Cached; only grows.
     public var newestID: Int64? {
+        if store.isShared { checkSharedStore() }
         if let known = cache.withLock({ $0.newestID }) { return known }
         guard let read = readNewestID() else { return nil }
         return cache.withLock { cache in

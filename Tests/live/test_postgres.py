@@ -110,6 +110,16 @@ def test_items_posted_to_either_instance_appear_in_both_refreshes_and_pages_once
     assert [item["id"] for item in newer["items"]] == list(range(32, 20, -1))
 
 
+def test_the_newest_page_on_one_instance_shows_an_item_the_other_just_acknowledged(pair):
+    a, b = pair
+    for number in range(40):
+        writer, reader = (a, b) if number % 2 == 0 else (b, a)
+        item = post(writer, f"Item {number}")
+        status, _, page = call(reader, "GET", "/api/items?limit=5")
+        assert status == 200
+        assert page["items"][0]["id"] == item["id"], "a cached newest page hid the new item"
+
+
 def test_a_session_written_through_one_instance_is_read_through_the_other(pair):
     a, b = pair
     status, headers, refreshed = call(a, "POST", "/api/refresh", {})

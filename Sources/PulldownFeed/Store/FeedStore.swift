@@ -23,10 +23,15 @@ public protocol FeedStore: AnyObject, Sendable {
     func observeForeignInserts(_ handler: @escaping @Sendable (Int64?) -> Void)
     /// Gives disk space back after a large write, where the store has such a notion.
     func compact()
+    /// True when other processes may write the same data (PostgreSQL): cached facts are then
+    /// checked against the store before they are trusted, since a notification can arrive a
+    /// moment after another process already answered its client.
+    var isShared: Bool { get }
 }
 
 extension FeedStore {
     public func compact() {}
+    public var isShared: Bool { false }
 }
 
 /// The reads a store offers inside `FeedStore.read` and `FeedStore.write`.

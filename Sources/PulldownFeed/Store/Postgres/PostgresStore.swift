@@ -85,6 +85,8 @@ public final class PostgresStore: FeedStore {
         }
     }
 
+    public var isShared: Bool { true }
+
     public func observeForeignInserts(_ handler: @escaping @Sendable (Int64?) -> Void) {
         listener.add(handler)
     }
