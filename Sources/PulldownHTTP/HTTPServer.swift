@@ -75,6 +75,7 @@ final class ServerCore: @unchecked Sendable {
             MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
         ]
         var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue
+            | MHD_USE_TURBO.rawValue
         if isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         let started = options.withUnsafeMutableBufferPointer { items in
             withVaList([MHD_OPTION.ARRAY.rawValue, items.baseAddress!, MHD_OPTION.END.rawValue]) { arguments in

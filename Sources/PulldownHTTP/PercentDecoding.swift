@@ -6,10 +6,15 @@ public enum PercentDecoding {
     /// Decodes `%HH` escapes, and `+` as a space when `plusAsSpace` is set (query strings).
     /// Returns nil for a malformed escape or a result that is not valid UTF-8.
     public static func decode<S: StringProtocol>(_ text: S, plusAsSpace: Bool = false) -> String? {
-        let input = Array(text.utf8)
-        guard input.contains(UInt8(ascii: "%")) || (plusAsSpace && input.contains(UInt8(ascii: "+"))) else {
-            return String(text)
+        decode(bytes: Array(text.utf8), plusAsSpace: plusAsSpace)
+    }
+
+    /// The same, for bytes that are one component of a target.
+    public static func decode<C: Collection<UInt8>>(bytes input: C, plusAsSpace: Bool = false) -> String? {
+        guard input.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
+            return String(validating: input, as: UTF8.self)
         }
+        let input = Array(input)
         var output: [UInt8] = []
         output.reserveCapacity(input.count)
         var index = 0

@@ -16,11 +16,19 @@ public struct QueryParameters: Sendable, Equatable {
     /// Parses the part of a request target after `?`. Returns nil when an escape is malformed
     /// or a decoded piece is not UTF-8.
     public init?<S: StringProtocol>(parsing query: S) {
+        var text = String(query)
+        guard let parsed = text.withUTF8({ QueryParameters(bytes: $0) }) else { return nil }
+        self = parsed
+    }
+
+    /// The same, from the query's bytes.
+    public init?(bytes query: UnsafeBufferPointer<UInt8>) {
         var pairs: [(name: String, value: String)] = []
-        for piece in query.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = PercentDecoding.decode(parts[0], plusAsSpace: true),
-                  let value = PercentDecoding.decode(parts.count > 1 ? parts[1] : "", plusAsSpace: true)
+        for piece in query.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let equals = piece.firstIndex(of: UInt8(ascii: "="))
+            guard let name = PercentDecoding.decode(bytes: piece[..<(equals ?? piece.endIndex)], plusAsSpace: true),
+                  let value = PercentDecoding.decode(bytes: equals.map { piece[($0 + 1)...] } ?? piece[piece.endIndex...],
+                                                     plusAsSpace: true)
             else { return nil }
             pairs.append((name, value))
         }

@@ -75,19 +75,41 @@ public final class StaticFiles: Sendable {
         return parts.joined(separator: "/")
     }
 
-    /// Whether `Accept-Encoding` allows gzip (present and not refused with `q=0`).
+    /// Whether `Accept-Encoding` allows gzip (present and not refused with `q=0`). Reads bytes:
+    /// it runs for every file served.
     static func acceptsGzip(_ header: String?) -> Bool {
         guard let header else { return false }
-        for coding in header.lowercased().split(separator: ",") {
-            let parts = coding.split(separator: ";").map { $0.trimmingSpaces() }
-            guard parts.first == "gzip" || parts.first == "x-gzip" else { continue }
-            let refused = parts.dropFirst().contains { param in
-                guard param.hasPrefix("q=") else { return false }
-                return (Double(param.dropFirst(2)) ?? 1) == 0
+        for coding in header.utf8.split(separator: UInt8(ascii: ",")) {
+            let parameters = coding.split(separator: UInt8(ascii: ";"))
+            guard let name = parameters.first,
+                  equalsIgnoringCase(trimmed(name), "gzip") || equalsIgnoringCase(trimmed(name), "x-gzip")
+            else { continue }
+            let refused = parameters.dropFirst().contains { parameter in
+                let text = String(decoding: trimmed(parameter), as: UTF8.self)
+                guard text.hasPrefix("q=") || text.hasPrefix("Q=") else { return false }
+                return (Double(text.dropFirst(2)) ?? 1) == 0
             }
             return !refused
         }
         return false
+    }
+
+    private static func trimmed(_ bytes: Substring.UTF8View.SubSequence) -> Substring.UTF8View.SubSequence {
+        var result = bytes
+        while let first = result.first, first == 0x20 || first == 0x09 { result = result.dropFirst() }
+        while let last = result.last, last == 0x20 || last == 0x09 { result = result.dropLast() }
+        return result
+    }
+
+    private static func equalsIgnoringCase(_ bytes: Substring.UTF8View.SubSequence, _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        var expected = lowercase.utf8Start
+        for byte in bytes {
+            let folded: UInt8 = byte >= 65 && byte <= 90 ? byte + 32 : byte
+            if folded != expected.pointee { return false }
+            expected += 1
+        }
+        return true
     }
 }
 
