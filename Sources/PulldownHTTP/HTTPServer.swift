@@ -53,10 +53,13 @@ final class ServerCore: @unchecked Sendable {
     private let suspended = Mutex<(closed: Bool, exchanges: [ObjectIdentifier: Exchange])>((false, [:]))
     private let daemon = Mutex<DaemonHandle?>(nil)
     private let listeningSocket = Mutex<Int32>(-1)
+    /// The whole-request deadline; nil when connections may stay forever (timeout 0).
+    let deadlines: ReadDeadlines?
 
     init(configuration: ServerConfiguration, handler: @escaping HTTPHandler) {
         self.configuration = configuration
         self.handler = handler
+        self.deadlines = configuration.connectionTimeout > 0 ? ReadDeadlines(limit: configuration.connectionTimeout) : nil
     }
 
     func start(listeningSocket fd: Int32, isIPv6: Bool) -> Bool {
@@ -72,6 +75,7 @@ final class ServerCore: @unchecked Sendable {
             option(.UNESCAPE_CALLBACK, function: unsafeBitCast(keepEscapes, to: UnsafeMutableRawPointer.self), context),
             option(.URI_LOG_CALLBACK, function: unsafeBitCast(requestBegan, to: UnsafeMutableRawPointer.self), context),
             option(.NOTIFY_COMPLETED, function: unsafeBitCast(requestEnded, to: UnsafeMutableRawPointer.self), context),
+            option(.NOTIFY_CONNECTION, function: unsafeBitCast(connectionChanged, to: UnsafeMutableRawPointer.self), context),
             MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
         ]
         var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue
@@ -116,6 +120,7 @@ final class ServerCore: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.005)
         }
         MHD_stop_daemon(running)
+        deadlines?.stop()
         if fd >= 0 { close(fd) }
         let original = listeningSocket.withLock { $0 }
         if original >= 0 && original != fd { close(original) }
@@ -179,7 +184,8 @@ private let requestBegan: @convention(c) (UnsafeMutableRawPointer?, UnsafePointe
 }
 
 /// Called when a request ends, answered or not: logs it and releases the exchange.
-private let requestEnded: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_RequestTerminationCode) -> Void = { context, _, slot, _ in
+private let requestEnded: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_RequestTerminationCode) -> Void = { context, connection, slot, _ in
+    if let connection { ReadDeadlines.startReading(connection) }
     guard let context, let slot, let pointer = slot.pointee else { return }
     slot.pointee = nil
     let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
@@ -191,6 +197,17 @@ private let requestEnded: @convention(c) (UnsafeMutableRawPointer?, OpaquePointe
         let path = exchange.rawTarget.split(separator: "?", maxSplits: 1).first.map(String.init) ?? exchange.rawTarget
         AccessLog.write(method: exchange.method, path: path, status: exchange.status,
                         bytes: exchange.bytesSent, milliseconds: milliseconds)
+    }
+}
+
+/// Called when a connection opens and when it closes: keeps the read deadline's list of sockets.
+private let connectionChanged: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_ConnectionNotificationCode) -> Void = { context, connection, slot, code in
+    guard let context, let connection, let slot else { return }
+    let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
+    guard let deadlines = core.deadlines else { return }
+    switch code {
+    case .CONNECTION_NOTIFY_STARTED: deadlines.opened(connection, context: slot)
+    default: deadlines.closed(context: slot)
     }
 }
 
@@ -218,6 +235,7 @@ private let handleAccess: @convention(c) (UnsafeMutableRawPointer?, OpaquePointe
         if let declared = exchange.headers["Content-Length"].flatMap(Int.init), declared > limit {
             // Refuse before reading: the connection closes after the answer, so the unread
             // body never gets parsed as the next request.
+            ReadDeadlines.stopReading(connection)
             exchange.queueNow(Problem.contentTooLarge(limit: limit).response)
         }
         return .YES
@@ -242,6 +260,7 @@ private let handleAccess: @convention(c) (UnsafeMutableRawPointer?, OpaquePointe
 
     if exchange.answerAfterResume() { return .YES }
     guard exchange.isReading else { return .YES }
+    ReadDeadlines.stopReading(connection)
     if exchange.bodyTooLarge {
         exchange.queueNow(Problem.contentTooLarge(limit: limit).response)
         return .YES

@@ -9,8 +9,9 @@ public struct ServerConfiguration: Sendable {
     public var port: UInt16 = 8080
     /// Worker threads, each with its own epoll loop; one per core measured fastest.
     public var threads = max(1, ProcessInfo.processInfo.activeProcessorCount)
-    /// Seconds a connection may stay silent before it is closed. libmicrohttpd's default is
-    /// never, which lets a client that sends a byte a second hold a connection forever.
+    /// Seconds a connection may stay silent before it is closed, and the time it has to send a
+    /// whole request (from opening, or from its previous answer): libmicrohttpd's own timeout
+    /// counts only silence, so a client sending a byte a second would otherwise never be cut off.
     public var connectionTimeout: UInt32 = 15
     /// Connections open at once across all threads; more wait in the listen backlog.
     public var connectionLimit: UInt32 = 4000
