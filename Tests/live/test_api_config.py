@@ -3,7 +3,7 @@ import subprocess
 
 import pytest
 
-from conftest import BINARY
+from live_server import BINARY
 from test_api_support import assert_problem, call, get, post
 
 

@@ -3,10 +3,7 @@
 `phone` is a touch-screen page (CDP touch input), `desktop` a mouse page. Gestures go through
 real input (CDP Input.dispatchTouchEvent, page.mouse), never through page functions.
 """
-import json
 import os
-import urllib.error
-import urllib.request
 
 import pytest
 from playwright.sync_api import sync_playwright
@@ -129,15 +126,3 @@ def desktop(browser):
     yield make
     for c in contexts:
         c.close()
-
-
-def api(server, method, path, body=None):
-    """Calls the API directly, outside the browser (test setup only)."""
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(server.url + path, data=data, method=method,
-                                 headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=10) as res:
-            return res.status, json.loads(res.read() or b"null")
-    except urllib.error.HTTPError as e:
-        raise AssertionError(f"{method} {path}: {e.code} {e.read()[:300]!r}") from None

@@ -1,7 +1,7 @@
 """The pull panel driven by real touch and mouse input."""
 import re
 
-from conftest import api
+from browser_api import api
 
 UPDATED = re.compile(r"^Last updated on \d\d/\d\d/\d{4} \d\d:\d\d [AP]M$")
 
