@@ -288,28 +288,8 @@ def scenario_refresh(tmp, args, db1m, sessions=10_000):
     db = copy_store(tmp, db1m, "refresh.sqlite")
     server = start_pulldown(tmp, db)
     try:
-        # Session ids must be ones the server issued: collect them over one keep-alive connection.
-        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
-        tokens = []
-        for _ in range(sessions):
-            connection.request("GET", "/api/session")
-            response = connection.getresponse()
-            response.read()
-            tokens.append(response.getheader("X-Session-Id"))
-        script = pathlib.Path(tmp) / "refresh.lua"
-        script.write_text(
-            "local ids = {" + ",".join(f'"{t}"' for t in tokens) + "}\n"
-            "local counter = 0\n"
-            "local thread_number = 0\n"
-            "setup = function(thread)\n"
-            "  thread:set('counter', thread_number * 5000)\n"
-            "  thread_number = thread_number + 1\n"
-            "end\n"
-            "request = function()\n"
-            "  counter = counter + 1\n"
-            "  local id = ids[(counter % #ids) + 1]\n"
-            "  return wrk.format('POST', '/api/refresh', {['X-Session-Id'] = id, ['Content-Type'] = 'application/json'}, '{}')\n"
-            "end\n")
+        # Session ids must be ones the server issued.
+        script = refresh_script(tmp, issue_sessions(server.port, sessions))
         results = alternate([("refresh", f"http://127.0.0.1:{server.port}/api/refresh", {"script": script}),
                              ("newest", f"http://127.0.0.1:{server.port}/api/items?limit=20", {})],
                             args.rounds, args.seconds)
@@ -367,6 +347,92 @@ def scenario_delayed(tmp, args, connections=500, delay_ms=1000):
           f"{delay_ms} ms allow {ideal:.0f}/s")
     floor("delayed rps / (connections / delay)", delayed_result["rps"] / ideal, 0.9)
     floor("/healthz p99 during delays (ms)", health["p99"], 20, "lower")
+
+
+def issue_sessions(port, count):
+    """Session ids the server issued, collected over one keep-alive connection."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    tokens = []
+    for _ in range(count):
+        connection.request("GET", "/api/session")
+        response = connection.getresponse()
+        response.read()
+        tokens.append(response.getheader("X-Session-Id"))
+    return tokens
+
+
+def refresh_script(tmp, tokens, name="refresh.lua"):
+    """A wrk script that refreshes as `tokens`' sessions, each wrk thread from its own offset."""
+    script = pathlib.Path(tmp) / name
+    script.write_text(
+        "local ids = {" + ",".join(f'"{t}"' for t in tokens) + "}\n"
+        "local counter = 0\n"
+        "local thread_number = 0\n"
+        "setup = function(thread)\n"
+        f"  thread:set('counter', thread_number * {max(1, len(tokens) // 2)})\n"
+        "  thread_number = thread_number + 1\n"
+        "end\n"
+        "request = function()\n"
+        "  counter = counter + 1\n"
+        "  local id = ids[(counter % #ids) + 1]\n"
+        "  return wrk.format('POST', '/api/refresh', {['X-Session-Id'] = id, ['Content-Type'] = 'application/json'}, '{}')\n"
+        "end\n")
+    return script
+
+
+def wrk_together(urls, seconds, script=None):
+    """wrk against several servers at once (32 connections each); returns summed rps and the worst p99."""
+    processes = []
+    for url in urls:
+        args = ["wrk", "-t1", "-c32", f"-d{seconds}s", "--latency", "--timeout=5s"]
+        if script:
+            args += ["-s", str(script)]
+        processes.append(subprocess.Popen(args + [url], stdout=subprocess.PIPE, text=True))
+    results = [parse_wrk(p.communicate(timeout=seconds + 60)[0]) for p in processes]
+    return {"rps": sum(r["rps"] for r in results), "p50": max(r["p50"] for r in results),
+            "p99": max(r["p99"] for r in results), "errors": sum(r["errors"] + r["non2xx"] for r in results),
+            "requests": sum(r["requests"] for r in results)}
+
+
+def scenario_postgres(tmp, args, items=10_000, sessions=2_000):
+    """Two instances on one PostgreSQL database against one instance on SQLite, same data."""
+    started = subprocess.run([str(REPO / "scripts" / "postgres.sh"), "start"], capture_output=True, text=True)
+    if started.returncode != 0:
+        print(f"postgres scenario skipped: no throwaway cluster ({started.stderr.strip()[:200]})")
+        return
+    env = dict(line.removeprefix("export ").split("=", 1) for line in started.stdout.split())
+    url, cluster = env["PULLDOWN_TEST_POSTGRES_URL"], env["PULLDOWN_TEST_POSTGRES_DIR"]
+    servers = []
+    try:
+        sqlite = start_pulldown(tmp, pathlib.Path(tmp) / "pg-baseline.sqlite", seed=items)
+        servers.append(sqlite)
+        first = start_pulldown(tmp, url, seed=items)
+        second = start_pulldown(tmp, url)
+        servers += [first, second]
+        page = "/api/items?limit=20"
+        single, both = [], []
+        for _ in range(args.rounds):
+            single.append(wrk_together([f"http://127.0.0.1:{sqlite.port}{page}"] * 2, args.seconds))
+            both.append(wrk_together([f"http://127.0.0.1:{s.port}{page}" for s in (first, second)], args.seconds))
+        sqlite_script = refresh_script(tmp, issue_sessions(sqlite.port, sessions), "pg-sqlite.lua")
+        shared_script = refresh_script(tmp, issue_sessions(first.port, sessions), "pg-shared.lua")
+        single_refresh, both_refresh = [], []
+        for _ in range(args.rounds):
+            single_refresh.append(wrk_together([f"http://127.0.0.1:{sqlite.port}/api/refresh"] * 2, args.seconds,
+                                               sqlite_script))
+            both_refresh.append(wrk_together([f"http://127.0.0.1:{s.port}/api/refresh" for s in (first, second)],
+                                             args.seconds, shared_script))
+    finally:
+        for server in servers:
+            server.stop()
+        subprocess.run([str(REPO / "scripts" / "postgres.sh"), "stop", cluster], capture_output=True)
+    label = f"6 PostgreSQL, 2 instances ({items // 1000}k)"
+    newest_single, newest_both = median_runs(single), median_runs(both)
+    refresh_single, refresh_both = median_runs(single_refresh), median_runs(both_refresh)
+    row(label, "newest page, 1 SQLite", newest_single)
+    row(label, "newest page, 2 on PostgreSQL", newest_both, newest_single)
+    row(label, "refresh, 1 SQLite", refresh_single)
+    row(label, "refresh, 2 on PostgreSQL", refresh_both, refresh_single)
 
 
 def page_weight(tmp):
@@ -446,7 +512,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer, shorter runs (under two minutes)")
     parser.add_argument("--only", default="", help="comma-separated scenarios to run (newest,deep,refresh,static,"
-                                                      "delayed,weight,browser); all when empty")
+                                                      "delayed,weight,browser,postgres); all when empty")
     args = parser.parse_args()
     args.rounds, args.seconds = (2, 3) if args.quick else (5, 5)
 
@@ -457,7 +523,7 @@ def main():
         print(f"Pulldown benchmark ({'quick' if args.quick else 'full'}): {args.rounds} alternating rounds "
               f"of {args.seconds} s per subject, wrk -t2 -c64, {CORES} cores\n")
         wanted = set(filter(None, args.only.split(","))) or {
-            "newest", "deep", "refresh", "static", "delayed", "weight", "browser"}
+            "newest", "deep", "refresh", "static", "delayed", "weight", "browser", "postgres"}
         if "newest" in wanted:
             db100k, _ = seed_store(tmp, 100_000)
             scenario_newest(tmp, args, db100k)
@@ -477,6 +543,8 @@ def main():
             page_weight(tmp)
         if "browser" in wanted:
             browser_figures(tmp)
+        if "postgres" in wanted:
+            scenario_postgres(tmp, args)
     print()
     print_table(["scenario", "subject", "req/s", "p50 ms", "p99 ms", "errors", "ratio", "RSS MB"], ROWS)
     print_table(["floor", "measured", "must be", "verdict"], FLOORS)

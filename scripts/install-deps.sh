@@ -14,7 +14,7 @@ case "${1:-build}" in
   # postgresql: a throwaway cluster (scripts/postgres.sh) for the PostgreSQL store's tests.
   test) want+=(chromium postgresql) ;;
   postgres) want+=(postgresql) ;;
-  bench) want+=(wrk nginx-light chromium) ;;
+  bench) want+=(wrk nginx-light chromium postgresql) ;;
   *) echo "usage: $0 build|test|bench|postgres" >&2; exit 2 ;;
 esac
 command -v node >/dev/null 2>&1 || [ "${1:-build}" != test ] || want+=(nodejs)
