@@ -21,7 +21,10 @@ struct JSONBody {
         }
         let value: JSONValue
         do {
-            guard !Self.hasTrailingComma(request.body) else { throw Problem.badRequest("") }
+            // UTF-8 only (RFC 8259): Foundation would also take UTF-16 and UTF-32, whose ASCII
+            // characters carry NUL bytes, which no UTF-8 JSON text can contain.
+            guard !request.body.contains(0), String(validating: request.body, as: UTF8.self) != nil,
+                  !Self.hasTrailingComma(request.body) else { throw Problem.badRequest("") }
             value = try JSONDecoder().decode(JSONValue.self, from: Data(request.body))
         } catch {
             throw Problem.badRequest("The body is not well-formed JSON (or not UTF-8).")
@@ -29,7 +32,36 @@ struct JSONBody {
         guard case .object(let object) = value else {
             throw Problem.badRequest("The body must be a JSON object.")
         }
+        // Foundation keeps one of two equal names silently; which one a proxy or a log reader
+        // would see is anyone's guess, so a repeated name is refused.
+        guard Self.topLevelNameCount(request.body) == object.count else {
+            throw Problem.badRequest("The body names a field more than once.")
+        }
         fields = object
+    }
+
+    /// How many names the top-level object has, repeats included (the body is well-formed JSON).
+    static func topLevelNameCount(_ bytes: [UInt8]) -> Int {
+        var inString = false, escaped = false, depth = 0, expectingName = false, count = 0
+        for byte in bytes {
+            if inString {
+                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+                continue
+            }
+            switch byte {
+            case 0x7B, 0x5B: // { [
+                depth += 1
+                expectingName = depth == 1 && byte == 0x7B
+            case 0x7D, 0x5D: depth -= 1
+            case 0x2C: if depth == 1 { expectingName = true }
+            case 0x3A: if depth == 1 { expectingName = false }
+            case 0x22:
+                inString = true
+                if depth == 1 && expectingName { count += 1; expectingName = false }
+            default: break
+            }
+        }
+        return count
     }
 
     /// Whether a `,` comes right before a `}` or `]` outside strings. Foundation's parser accepts

@@ -23,4 +23,12 @@ final class JSONBodyTests: XCTestCase {
         XCTAssertFalse(trailing(#"{"title": "quote \",]"}"#))
         XCTAssertFalse(trailing(#"{"title": "backslash \\", "b": 1}"#))
     }
+
+    func testTopLevelNamesAreCountedWithRepeatsAndNestedNamesAreNot() {
+        func count(_ text: String) -> Int { JSONBody.topLevelNameCount(Array(text.utf8)) }
+        XCTAssertEqual(count(#"{"title": "a", "title": "b"}"#), 2)
+        XCTAssertEqual(count(#"{"a": {"b": 1, "c": [{"d": 2}]}, "e": "f,\"g\": 1"}"#), 2)
+        XCTAssertEqual(count("{}"), 0)
+        XCTAssertEqual(count(#"{"after": 1}"#), 1)
+    }
 }
