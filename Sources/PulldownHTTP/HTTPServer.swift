@@ -237,6 +237,11 @@ private let handleAccess: @convention(c) (UnsafeMutableRawPointer?, OpaquePointe
             // body never gets parsed as the next request.
             ReadDeadlines.stopReading(connection)
             exchange.queueNow(Problem.contentTooLarge(limit: limit).response)
+        } else if let problem = unsupportedTransferCoding(exchange.headers.values(for: "Transfer-Encoding")) {
+            // libmicrohttpd frames only `chunked`; with any other coding it waits for a body
+            // whose end it cannot find. Refuse now, before reading (RFC 9112, section 6.3).
+            ReadDeadlines.stopReading(connection)
+            exchange.queueNow(problem.response)
         }
         return .YES
     }
@@ -277,4 +282,21 @@ private let handleAccess: @convention(c) (UnsafeMutableRawPointer?, OpaquePointe
     }
     exchange.answerOrSuspend()
     return .YES
+}
+
+/// The refusal for a request whose transfer codings are not exactly `chunked`: 400 when chunked
+/// is not the last coding (the body cannot be framed), 501 for a coding this server does not know.
+private func unsupportedTransferCoding(_ values: [String]) -> Problem? {
+    guard !values.isEmpty else { return nil }
+    let codings = values.flatMap { $0.split(separator: ",") }
+        .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+    if codings == ["chunked"] { return nil }
+    let headers = HTTPHeaders([("Connection", "close")])
+    guard codings.last == "chunked" else {
+        return Problem(status: 400, title: "Bad Request",
+                       detail: "The body's length cannot be known: Transfer-Encoding must end with chunked.",
+                       headers: headers)
+    }
+    return Problem(status: 501, title: "Not Implemented",
+                   detail: "Only the chunked transfer coding is supported.", headers: headers)
 }
