@@ -14,7 +14,7 @@ struct API: Sendable {
         var router = Router(fallback: { request in self.unrouted(request) })
         router.get("/api/items") { request in self.items(request) }
         router.post("/api/items") { request in self.addItem(request) }
-        router.post("/api/refresh") { request in self.refresh(request) }
+        router.add("POST", "/api/refresh", answeringLater: { request, responder in self.refresh(request, responder) })
         router.get("/api/session") { request in self.session(request) }
         router.get("/api/openapi.json") { _ in OpenAPIDocument.response }
         return router
@@ -35,7 +35,7 @@ struct API: Sendable {
 
     /// Runs `body`, turning a thrown problem into its response and any other error into a 503:
     /// a store error means the store is not answering, which is not the client's fault.
-    private func answer(_ body: () throws -> HTTPResponse) -> HTTPResponse {
+    private static func answer(_ body: () throws -> HTTPResponse) -> HTTPResponse {
         do {
             return try body()
         } catch let problem as Problem {
@@ -54,7 +54,7 @@ struct API: Sendable {
     /// Pages are the same for every caller, so they carry no session: a poller or a CDN can
     /// reuse them, and the newest page is served from memory until the next insert.
     func items(_ request: HTTPRequest) -> HTTPResponse {
-        answer {
+        Self.answer {
             let query = try ItemsQuery.parse(request.query, defaultLimit: pageSize)
             let response: HTTPResponse
             if query.cursor == .newest {
@@ -101,7 +101,7 @@ struct API: Sendable {
     // MARK: GET /api/items/{id}
 
     func item(_ request: HTTPRequest, id: Int64) -> HTTPResponse {
-        answer {
+        Self.answer {
             let page = try feed.page(before: id == Int64.max ? id : id + 1, limit: 1)
             guard let item = page.items.first, item.id == id else {
                 throw Problem.notFound("There is no item \(id).")
@@ -113,7 +113,7 @@ struct API: Sendable {
     // MARK: POST /api/items
 
     func addItem(_ request: HTTPRequest) -> HTTPResponse {
-        answer {
+        Self.answer {
             let body = try JSONBody(request, emptyAllowed: false)
             try body.rejectUnknown(["title", "body", "author"])
             var invalid: [Problem.InvalidParam] = []
@@ -139,37 +139,55 @@ struct API: Sendable {
 
     // MARK: POST /api/refresh
 
-    func refresh(_ request: HTTPRequest) -> HTTPResponse {
+    /// Answers later: the refresh joins the feed's next group commit, so no server thread
+    /// waits for the write lock.
+    func refresh(_ request: HTTPRequest, _ responder: Responder) {
         let session = sessions.resolve(request)
-        var response = answer {
-            let body = try JSONBody(request, emptyAllowed: true)
-            try body.rejectUnknown(["after", "limit"])
-            var invalid: [Problem.InvalidParam] = []
-            var after: Int64?
-            var limit: Int64?
-            switch body.integer("after", in: 0...Int64.max) {
-            case .success(let value): after = value
-            case .failure(let param): invalid.append(param)
-            }
-            switch body.integer("limit", in: 1...Int64(Configuration.maxPageSize)) {
-            case .success(let value): limit = value
-            case .failure(let param): invalid.append(param)
-            }
-            guard invalid.isEmpty else { throw Problem.badRequest("Some fields are invalid.", invalidParams: invalid) }
-            let result = try feed.refresh(session: session.id, after: after, limit: limit.map(Int.init) ?? pageSize)
-            var response = HTTPResponse.json(ItemJSON.refresh(result))
-            response.headers.add("Cache-Control", "no-store")
-            return response
+        let sessions = self.sessions
+        let send: @Sendable (HTTPResponse) -> Void = { response in
+            var response = response
+            sessions.stamp(&response, with: session)
+            responder.send(response)
         }
-        sessions.stamp(&response, with: session)
-        return response
+        let parsed: (after: Int64?, limit: Int)
+        do {
+            parsed = try Self.refreshParameters(request, pageSize: pageSize)
+        } catch {
+            return send(error.response)
+        }
+        feed.refresh(session: session.id, after: parsed.after, limit: parsed.limit) { result in
+            send(Self.answer {
+                var response = HTTPResponse.json(ItemJSON.refresh(try result.get()))
+                response.headers.add("Cache-Control", "no-store")
+                return response
+            })
+        }
+    }
+
+    /// The body of a refresh: optional `after` and `limit`, nothing else.
+    static func refreshParameters(_ request: HTTPRequest, pageSize: Int) throws(Problem) -> (after: Int64?, limit: Int) {
+        let body = try JSONBody(request, emptyAllowed: true)
+        try body.rejectUnknown(["after", "limit"])
+        var invalid: [Problem.InvalidParam] = []
+        var after: Int64?
+        var limit: Int64?
+        switch body.integer("after", in: 0...Int64.max) {
+        case .success(let value): after = value
+        case .failure(let param): invalid.append(param)
+        }
+        switch body.integer("limit", in: 1...Int64(Configuration.maxPageSize)) {
+        case .success(let value): limit = value
+        case .failure(let param): invalid.append(param)
+        }
+        guard invalid.isEmpty else { throw Problem.badRequest("Some fields are invalid.", invalidParams: invalid) }
+        return (after, limit.map(Int.init) ?? pageSize)
     }
 
     // MARK: GET /api/session
 
     func session(_ request: HTTPRequest) -> HTTPResponse {
         let session = sessions.resolve(request)
-        var response = answer {
+        var response = Self.answer {
             // A new session has nothing stored; reading never creates a row.
             let state = session.isNew ? nil : try feed.session(session.id)
             var response = HTTPResponse.json(ItemJSON.session(state))
@@ -183,7 +201,7 @@ struct API: Sendable {
     // MARK: GET /healthz
 
     func health() -> HTTPResponse {
-        answer {
+        Self.answer {
             try feed.checkHealth()
             var response = HTTPResponse.json(Array(#"{"status":"ok"}"#.utf8))
             response.headers.add("Cache-Control", "no-store")

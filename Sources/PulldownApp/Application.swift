@@ -74,7 +74,7 @@ public final class Application: Sendable {
         let knobs = DemoKnobs(delayMilliseconds: configuration.delayMilliseconds,
                               jitterMilliseconds: configuration.jitterMilliseconds,
                               failRate: configuration.failRate)
-        let apiHandler = knobs.wrap({ request in apiRouter.respond(to: request) },
+        let apiHandler = knobs.wrap(apiRouter.handler,
                                     decorate: { request, response in cors.decorate(&response, for: request) })
 
         var site = Router(fallback: { request in staticFiles.respond(to: request) })

@@ -16,23 +16,28 @@ struct DemoKnobs: Sendable {
     ]
 
     /// `decorate` finishes every answer, injected failures included (CORS headers, say).
-    func wrap(_ handler: @escaping RouteHandler,
+    func wrap(_ handler: @escaping HTTPHandler,
               decorate: @escaping @Sendable (HTTPRequest, inout HTTPResponse) -> Void) -> HTTPHandler {
         let knobs = self
-        return { request, responder in
+        return { request, original in
+            let responder = Responder { response in
+                var response = response
+                decorate(request, &response)
+                original.send(response)
+            }
             let plan: Plan
             do {
                 plan = try knobs.plan(for: request)
             } catch {
-                var response = (error as? Problem)?.response ?? Problem.badRequest("\(error)").response
-                decorate(request, &response)
-                responder.send(response)
+                responder.send((error as? Problem)?.response ?? Problem.badRequest("\(error)").response)
                 return
             }
             let answer: @Sendable () -> Void = {
-                var response = plan.failure?.response ?? handler(request)
-                decorate(request, &response)
-                responder.send(response)
+                if let failure = plan.failure {
+                    responder.send(failure.response)
+                } else {
+                    handler(request, responder)
+                }
             }
             if plan.delayMilliseconds > 0 {
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(plan.delayMilliseconds), execute: answer)

@@ -9,6 +9,8 @@ public final class Feed: Sendable {
     public let clock: any FeedClock
     public let configuration: FeedConfiguration
     private let cache: Locked<Cache>
+    /// Group commit for `refresh(…, completion:)`.
+    let refreshBatcher = RefreshBatcher()
 
     /// In-memory facts that save the API layer a query per request.
     private struct Cache {

@@ -4,20 +4,21 @@
 /// call it later from another thread; the connection then waits suspended and holds no
 /// server thread. Only the first `send` counts.
 public struct Responder: Sendable {
-    let exchange: Exchange
+    private let deliver: @Sendable (HTTPResponse) -> Void
+
+    /// A responder that hands the answer to `deliver` (to wrap another responder, or in tests).
+    public init(_ deliver: @escaping @Sendable (HTTPResponse) -> Void) {
+        self.deliver = deliver
+    }
+
+    init(exchange: Exchange) {
+        self.deliver = { exchange.complete(with: $0) }
+    }
 
     public func send(_ response: HTTPResponse) {
-        exchange.complete(with: response)
+        deliver(response)
     }
 }
 
 /// The entry point a server calls for every request that was read completely.
 public typealias HTTPHandler = @Sendable (HTTPRequest, Responder) -> Void
-
-extension Router {
-    /// This router as a server handler that answers at once.
-    public var handler: HTTPHandler {
-        let router = self
-        return { request, responder in responder.send(router.respond(to: request)) }
-    }
-}

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A synchronous route handler: one request in, one response out.
 public typealias RouteHandler = @Sendable (HTTPRequest) -> HTTPResponse
 
@@ -5,18 +7,24 @@ public typealias RouteHandler = @Sendable (HTTPRequest) -> HTTPResponse
 ///
 /// `HEAD` is answered by the `GET` handler of the same path (libmicrohttpd drops the body and
 /// keeps `Content-Length`). A path that no route names goes to `fallback` (static files);
-/// a routed path with another method gets 405 with an `Allow` header.
+/// a routed path with another method gets 405 with an `Allow` header. A route either answers
+/// at once (`RouteHandler`) or later through its `Responder` (`answeringLater:`).
 public struct Router: Sendable {
-    private var routes: [String: [String: RouteHandler]] = [:]
-    private let fallback: RouteHandler
+    private var routes: [String: [String: HTTPHandler]] = [:]
+    private let fallback: HTTPHandler
 
     public init(fallback: @escaping RouteHandler = { request in
         Problem.notFound("Nothing is served at \(request.path).").response
     }) {
-        self.fallback = fallback
+        self.fallback = { request, responder in responder.send(fallback(request)) }
     }
 
     public mutating func add(_ method: String, _ path: String, _ handler: @escaping RouteHandler) {
+        add(method, path, answeringLater: { request, responder in responder.send(handler(request)) })
+    }
+
+    /// A route whose handler keeps the responder and answers when its work is done.
+    public mutating func add(_ method: String, _ path: String, answeringLater handler: @escaping HTTPHandler) {
         routes[path, default: [:]][method] = handler
     }
 
@@ -31,10 +39,37 @@ public struct Router: Sendable {
         return allowed.sorted()
     }
 
-    public func respond(to request: HTTPRequest) -> HTTPResponse {
-        guard let methods = routes[request.path] else { return fallback(request) }
+    /// Sends the request to its route, or answers 404/405.
+    public func handle(_ request: HTTPRequest, _ responder: Responder) {
+        guard let methods = routes[request.path] else { return fallback(request, responder) }
         let method = request.method == "HEAD" && methods["HEAD"] == nil ? "GET" : request.method
-        if let handler = methods[method] { return handler(request) }
-        return Problem.methodNotAllowed(request.method, allowed: allowedMethods(for: request.path) ?? []).response
+        if let handler = methods[method] { return handler(request, responder) }
+        responder.send(Problem.methodNotAllowed(request.method, allowed: allowedMethods(for: request.path) ?? []).response)
     }
+
+    /// This router as a server handler.
+    public var handler: HTTPHandler {
+        let router = self
+        return { request, responder in router.handle(request, responder) }
+    }
+
+    /// The answer to `request`, waiting for it if the route answers later. For tests and tools:
+    /// a server thread must use `handle` instead, and never wait.
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        let answered = DispatchSemaphore(value: 0)
+        let box = ResponseBox()
+        handle(request, Responder { response in
+            box.set(response)
+            answered.signal()
+        })
+        answered.wait()
+        return box.get()
+    }
+}
+
+/// Carries one response from whichever thread answers to the one waiting.
+private final class ResponseBox: @unchecked Sendable {
+    private var response: HTTPResponse?
+    func set(_ value: HTTPResponse) { response = value }
+    func get() -> HTTPResponse { response! }
 }

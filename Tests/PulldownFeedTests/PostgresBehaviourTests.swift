@@ -35,6 +35,8 @@ final class PostgresRefreshTests: RefreshTests {
     override func testACursorBeyondTheNewestItemDoesNotHideLaterItems() throws { try super.testACursorBeyondTheNewestItemDoesNotHideLaterItems() }
     override func testAFailedRefreshChangesNothing() throws { try super.testAFailedRefreshChangesNothing() }
     override func testConcurrentRefreshesOfOneSessionAreAllCounted() throws { try super.testConcurrentRefreshesOfOneSessionAreAllCounted() }
+    override func testGroupCommittedRefreshesAreEachAnsweredAndCounted() throws { try super.testGroupCommittedRefreshesAreEachAnsweredAndCounted() }
+    override func testAFailedGroupCommitFailsItsRefreshesAndChangesNothing() throws { try super.testAFailedGroupCommitFailsItsRefreshesAndChangesNothing() }
 }
 
 final class PostgresSeedingTests: SeedingTests {

@@ -177,4 +177,52 @@ class RefreshTests: FeedStoreTestCase {
             XCTAssertEqual(Set(returned.withLock { $0 }), Set(101...newest), "every generated item reached someone: \(path)")
         }
     }
+
+    func testGroupCommittedRefreshesAreEachAnsweredAndCounted() throws {
+        let feed = try makeFeed(clock: ManualClock(testNow), newItemsEvery: 0)
+        try feed.seedIfEmpty(count: 30)
+        let sessions = (0..<8).map { _ in SessionID.random() }
+        let answered = DispatchGroup()
+        let results = Locked<[Int: RefreshResult]>([:])
+        for index in 0..<200 {
+            answered.enter()
+            // Every third refresh names an explicit baseline, the rest use the session's own.
+            let after: Int64? = index % 3 == 0 ? 25 : nil
+            feed.refresh(session: sessions[index % sessions.count], after: after, limit: 10) { result in
+                if case .success(let value) = result { results.withLock { $0[index] = value } }
+                answered.leave()
+            }
+        }
+        XCTAssertEqual(answered.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(results.withLock { $0.count }, 200, "every refresh succeeded")
+        for session in sessions {
+            XCTAssertEqual(try feed.session(session)?.refreshCount, 25)
+            XCTAssertEqual(try feed.session(session)?.lastSeenID, 30)
+        }
+        // The first refresh of each session (no baseline yet) saw the newest page with a gap.
+        let first = try XCTUnwrap(results.withLock { $0[1] })
+        XCTAssertEqual(first.items.map(\.id), Array((21...30).reversed()))
+        XCTAssertTrue(first.gap)
+        XCTAssertEqual(results.withLock { $0[3] }?.items.map(\.id), Array((26...30).reversed()))
+    }
+
+    func testAFailedGroupCommitFailsItsRefreshesAndChangesNothing() throws {
+        let feed = try makeFeed(clock: ManualClock(testNow), newItemsEvery: 0)
+        try feed.seedIfEmpty(count: 5)
+        let session = SessionID.random()
+        try backend.breakSessionUpdates(on: feed.store)
+        let answered = DispatchGroup()
+        let failures = Locked(0)
+        for _ in 0..<20 {
+            answered.enter()
+            feed.refresh(session: session, after: nil, limit: 10) { result in
+                if case .failure = result { failures.withLock { $0 += 1 } }
+                answered.leave()
+            }
+        }
+        XCTAssertEqual(answered.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(failures.withLock { $0 }, 20)
+        XCTAssertNil(try feed.session(session), "nothing stamped")
+        try backend.repairSessionUpdates(on: feed.store)
+    }
 }
