@@ -436,9 +436,9 @@ enum OpenAPIDocument {
         "required": ["title"],
         "additionalProperties": false,
         "properties": {
-          "title": {"type": "string", "minLength": 1, "description": "1 to 200 characters after trimming; no control characters."},
-          "body": {"type": ["string", "null"], "description": "Up to 2000 characters after trimming; newline and tab allowed, no other control characters. Absent or null is empty."},
-          "author": {"type": ["string", "null"], "description": "Up to 80 characters after trimming; no control characters. Absent, null or blank is `Anonymous`."}
+          "title": {"type": "string", "minLength": 1, "pattern": "^[^\\u0000-\\u001F]*[^\\s\\u0000-\\u001F\\u0085][^\\u0000-\\u001F]*$", "description": "1 to 200 characters after trimming; not blank; no control characters (U+0000 to U+001F)."},
+          "body": {"type": ["string", "null"], "pattern": "^(?:[^\\u0000-\\u0008\\u000B-\\u001F]|\\r\\n)*$", "description": "Up to 2000 characters after trimming; newline (LF or CRLF) and tab allowed, no other control characters. Absent or null is empty."},
+          "author": {"type": ["string", "null"], "pattern": "^[^\\u0000-\\u001F]*$", "description": "Up to 80 characters after trimming; no control characters. Absent, null or blank is `Anonymous`."}
         }
       },
       "RefreshRequest": {
