@@ -22,6 +22,9 @@ let package = Package(
             name: "CLibCrypto", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
         .systemLibrary(
+            name: "CJansson", pkgConfig: "jansson",
+            providers: [.apt(["libjansson-dev"])]),
+        .systemLibrary(
             name: "CLibPQ", pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]),
 
@@ -30,7 +33,7 @@ let package = Package(
         // The domain: items, keyset pages, refresh, sessions, the SQLite store, demo data.
         .target(name: "PulldownFeed", dependencies: ["CSQLite", "CLibCrypto", "CLibPQ"]),
         // The JSON API and configuration: HTTP requests in, feed calls, JSON out.
-        .target(name: "PulldownApp", dependencies: ["PulldownHTTP", "PulldownFeed"]),
+        .target(name: "PulldownApp", dependencies: ["PulldownHTTP", "PulldownFeed", "CJansson"]),
         .executableTarget(name: "pulldown", dependencies: ["PulldownApp"]),
 
         .testTarget(name: "PulldownHTTPTests", dependencies: ["PulldownHTTP"]),

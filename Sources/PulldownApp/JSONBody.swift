@@ -1,9 +1,17 @@
-import Foundation
+import CJansson
 import PulldownHTTP
 
 /// A parsed JSON request body, checked field by field so every 400 can name what is wrong.
+///
+/// Parsing is Jansson's: strict RFC 8259 (no trailing commas, UTF-8 only, no NUL in strings),
+/// a repeated name refused, nesting bounded. Only the top-level object's fields are kept.
 struct JSONBody {
-    private let fields: [String: JSONValue]
+    private let fields: [String: JSONField]
+
+    /// The kind and, for scalars the API reads, the value of one top-level field.
+    enum JSONField: Equatable {
+        case null, bool(Bool), integer(Int64), real(Double), string(String), array, object
+    }
 
     /// Parses an object body. An empty body counts as `{}` when `emptyAllowed`.
     /// Throws a 400 problem for a wrong content type, malformed JSON or a non-object.
@@ -13,75 +21,39 @@ struct JSONBody {
             fields = [:]
             return
         }
-        let contentType = request.headers["Content-Type"]?.split(separator: ";").first?
-            .trimmingCharacters(in: .whitespaces).lowercased()
-        guard contentType == "application/json" || contentType?.hasSuffix("+json") == true else {
+        guard Self.isJSON(contentType: request.headers["Content-Type"]) else {
             throw Problem.badRequest("The body must be JSON, sent with Content-Type: application/json.",
                                      invalidParams: [.init(name: "Content-Type", reason: "must be application/json")])
         }
-        let value: JSONValue
-        do {
-            // UTF-8 only (RFC 8259): Foundation would also take UTF-16 and UTF-32, whose ASCII
-            // characters carry NUL bytes, which no UTF-8 JSON text can contain.
-            guard !request.body.contains(0), String(validating: request.body, as: UTF8.self) != nil,
-                  !Self.hasTrailingComma(request.body) else { throw Problem.badRequest("") }
-            value = try JSONDecoder().decode(JSONValue.self, from: Data(request.body))
-        } catch {
-            throw Problem.badRequest("The body is not well-formed JSON (or not UTF-8).")
+        var error = json_error_t()
+        let parsed = request.body.withUnsafeBytes { bytes in
+            json_loadb(bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count,
+                       Int(JSON_REJECT_DUPLICATES), &error)
         }
-        guard case .object(let object) = value else {
+        guard let root = parsed else {
+            throw Problem.badRequest("The body is not well-formed JSON: \(Self.text(of: error)) "
+                                     + "(line \(error.line), column \(error.column)).")
+        }
+        defer { json_decref(root) }
+        guard root.pointee.type == JSON_OBJECT else {
             throw Problem.badRequest("The body must be a JSON object.")
         }
-        // Foundation keeps one of two equal names silently; which one a proxy or a log reader
-        // would see is anyone's guess, so a repeated name is refused.
-        guard Self.topLevelNameCount(request.body) == object.count else {
-            throw Problem.badRequest("The body names a field more than once.")
+        var fields: [String: JSONField] = [:]
+        var iterator = json_object_iter(root)
+        while let current = iterator {
+            if let key = json_object_iter_key(current), let value = json_object_iter_value(current) {
+                fields[String(cString: key)] = Self.field(value)
+            }
+            iterator = json_object_iter_next(root, current)
         }
-        fields = object
+        self.fields = fields
     }
 
-    /// How many names the top-level object has, repeats included (the body is well-formed JSON).
-    static func topLevelNameCount(_ bytes: [UInt8]) -> Int {
-        var inString = false, escaped = false, depth = 0, expectingName = false, count = 0
-        for byte in bytes {
-            if inString {
-                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
-                continue
-            }
-            switch byte {
-            case 0x7B, 0x5B: // { [
-                depth += 1
-                expectingName = depth == 1 && byte == 0x7B
-            case 0x7D, 0x5D: depth -= 1
-            case 0x2C: if depth == 1 { expectingName = true }
-            case 0x3A: if depth == 1 { expectingName = false }
-            case 0x22:
-                inString = true
-                if depth == 1 && expectingName { count += 1; expectingName = false }
-            default: break
-            }
-        }
-        return count
-    }
-
-    /// Whether a `,` comes right before a `}` or `]` outside strings. Foundation's parser accepts
-    /// that (`{"title": "x",}`), RFC 8259 does not, and neither does this API.
-    static func hasTrailingComma(_ bytes: [UInt8]) -> Bool {
-        var inString = false, escaped = false, afterComma = false
-        for byte in bytes {
-            if inString {
-                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
-                continue
-            }
-            switch byte {
-            case 0x20, 0x0A, 0x0D, 0x09: continue
-            case 0x7D, 0x5D: if afterComma { return true }
-            case 0x22: inString = true
-            default: break
-            }
-            afterComma = byte == 0x2C
-        }
-        return false
+    /// `application/json` or any `+json` type, parameters and case aside.
+    static func isJSON(contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingSpaces().lowercased() } ?? ""
+        return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
     }
 
     /// Throws a 400 naming every field not in `known`: a misspelt field should not be ignored.
@@ -110,21 +82,24 @@ struct JSONBody {
         default: return .failure(.init(name: name, reason: "must be a string"))
         }
     }
-}
 
-/// Any JSON value; numbers keep whether they were integers.
-enum JSONValue: Decodable {
-    case null, bool(Bool), integer(Int64), number(Double), string(String)
-    case array([JSONValue]), object([String: JSONValue])
+    private static func field(_ value: UnsafeMutablePointer<json_t>) -> JSONField {
+        switch value.pointee.type {
+        case JSON_NULL: return .null
+        case JSON_TRUE: return .bool(true)
+        case JSON_FALSE: return .bool(false)
+        case JSON_INTEGER: return .integer(Int64(json_integer_value(value)))
+        case JSON_REAL: return .real(json_real_value(value))
+        case JSON_STRING:
+            let bytes = UnsafeRawBufferPointer(start: json_string_value(value), count: json_string_length(value))
+            return .string(String(decoding: bytes, as: UTF8.self))
+        case JSON_ARRAY: return .array
+        default: return .object
+        }
+    }
 
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Int64.self) { self = .integer(value) }
-        else if let value = try? container.decode(Double.self) { self = .number(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
-        else { self = .object(try container.decode([String: JSONValue].self)) }
+    private static func text(of error: json_error_t) -> String {
+        var error = error
+        return withUnsafeBytes(of: &error.text) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
     }
 }

@@ -36,7 +36,8 @@ public struct HTTPRequest: Sendable {
 }
 
 extension Substring {
-    func trimmingSpaces() -> Substring {
+    /// Without leading and trailing spaces and tabs (the "optional whitespace" of HTTP fields).
+    public func trimmingSpaces() -> Substring {
         var result = self
         while result.first == " " || result.first == "\t" { result.removeFirst() }
         while result.last == " " || result.last == "\t" { result.removeLast() }
