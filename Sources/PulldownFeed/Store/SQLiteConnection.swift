@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// One SQLite connection and its cache of prepared statements.
 ///
@@ -14,7 +15,12 @@ final class SQLiteConnection {
         var db: OpaquePointer?
         let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard rc == SQLITE_OK, let db else {
-            let reason = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            var reason = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            // SQLite says only "unable to open database file"; say why (a read-only folder, a
+            // missing one, a path under /proc).
+            if rc & 0xff == SQLITE_CANTOPEN, let why = Self.whyNotOpened(path, systemError: db.map(sqlite3_system_errno) ?? 0) {
+                reason += " (\(why))"
+            }
             sqlite3_close_v2(db)
             throw StoreError(path: path, reason: reason, code: rc, duringOpen: true)
         }
@@ -22,6 +28,25 @@ final class SQLiteConnection {
         sqlite3_extended_result_codes(db, 1)
         self.handle = db
         self.path = path
+    }
+
+    /// Why a file cannot be opened for writing, from the file system's point of view.
+    static func whyNotOpened(_ path: String, systemError: Int32) -> String? {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            if info.st_mode & S_IFMT == S_IFDIR { return "it is a folder" }
+            if access(path, R_OK | W_OK) != 0 { return "the file cannot be written: \(String(cString: strerror(errno)))" }
+        } else {
+            let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+            let shown = folder.isEmpty ? "/" : folder
+            if stat(shown, &info) != 0 {
+                return errno == ENOENT ? "folder \(shown) does not exist"
+                    : "folder \(shown) cannot be reached: \(String(cString: strerror(errno)))"
+            }
+            if info.st_mode & S_IFMT != S_IFDIR { return "\(shown) is not a folder" }
+            if access(shown, W_OK) != 0 { return "folder \(shown) is read-only: \(String(cString: strerror(errno)))" }
+        }
+        return systemError != 0 ? String(cString: strerror(systemError)) : nil
     }
 
     deinit {

@@ -51,6 +51,19 @@ public final class SQLiteStore: FeedStore {
                              code: SQLITE_READONLY, duringOpen: true)
         }
         if !isMemory {
+            // Corruption found now is a clear failure at start, rather than a feed that looks empty;
+            // checked before anything is written, so a damaged file is left exactly as it was.
+            let verdict = try connection.withStatement("PRAGMA quick_check(1)") { statement in
+                try statement.step() ? statement.string(0) : "no answer"
+            }
+            guard verdict == "ok" else {
+                // quick_check reports one problem per line; the start-up message stays one line.
+                let problems = verdict.split(whereSeparator: \.isNewline).joined(separator: " ")
+                throw StoreError(path: connection.path, reason: "database is corrupt: \(problems)",
+                                 code: SQLITE_CORRUPT, duringOpen: true)
+            }
+        }
+        if !isMemory {
             let mode = try connection.withStatement("PRAGMA journal_mode = WAL") { statement in
                 try statement.step() ? statement.string(0) : ""
             }
@@ -63,16 +76,6 @@ public final class SQLiteStore: FeedStore {
             try connection.execute("PRAGMA journal_size_limit = 33554432")
         }
         try Schema.migrate(connection)
-        if !isMemory {
-            // Corruption found now is a clear failure at start, rather than a feed that looks empty.
-            let verdict = try connection.withStatement("PRAGMA quick_check(1)") { statement in
-                try statement.step() ? statement.string(0) : "no answer"
-            }
-            guard verdict == "ok" else {
-                throw StoreError(path: connection.path, reason: "database is corrupt: \(verdict)",
-                                 code: SQLITE_CORRUPT, duringOpen: true)
-            }
-        }
     }
 
     /// Runs `body` in a write transaction, holding this process's write lock.
