@@ -26,7 +26,6 @@ final class ReadDeadlines: @unchecked Sendable {
     private let limitNanoseconds: UInt64
     private let open = Mutex<[ObjectIdentifier: Clock]>([:])
     private let stopped = Atomic<Bool>(false)
-    private let sweeperDone = DispatchSemaphore(value: 0)
 
     init(limit seconds: UInt32) {
         limitNanoseconds = UInt64(seconds) * 1_000_000_000
@@ -73,9 +72,11 @@ final class ReadDeadlines: @unchecked Sendable {
         return Unmanaged<Clock>.fromOpaque(context).takeUnretainedValue()
     }
 
+    /// Ends the sweeper. Called after libmicrohttpd stopped, when every connection has been
+    /// reported closed; the list is emptied anyway so a last sweep can touch no descriptor.
     func stop() {
-        guard !stopped.exchange(true, ordering: .relaxed) else { return }
-        sweeperDone.wait()
+        stopped.store(true, ordering: .relaxed)
+        open.withLock { $0.removeAll() }
     }
 
     private func sweep() {
@@ -93,6 +94,5 @@ final class ReadDeadlines: @unchecked Sendable {
                 }
             }
         }
-        sweeperDone.signal()
     }
 }

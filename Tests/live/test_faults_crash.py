@@ -1,0 +1,97 @@
+"""Crash safety: clients post items and refresh as fast as they can, the server is killed with
+SIGKILL, and after a restart every item whose 201 reached a client is there, every refresh whose
+answer reached a client is remembered, and SQLite's integrity check passes.
+
+`crash_round` is also what `make soak` repeats."""
+import datetime
+import http.client
+import json
+import signal
+import threading
+import time
+
+from live_server import REPO, Server
+from test_hostile_support import all_item_ids, http_json, sqlite_rows
+
+
+def _poster(server, acknowledged, stop, index):
+    while not stop.is_set():
+        try:
+            connection = http.client.HTTPConnection(server.host, server.port, timeout=5)
+            while not stop.is_set():
+                title = f"crash test {index} {time.monotonic_ns()}"
+                connection.request("POST", "/api/items", body=json.dumps({"title": title}),
+                                   headers={"Content-Type": "application/json"})
+                response = connection.getresponse()
+                data = response.read()
+                if response.status == 201:
+                    acknowledged.append((json.loads(data)["id"], title))
+        except (OSError, http.client.HTTPException, ValueError):
+            time.sleep(0.01)
+
+
+def _refresher(server, sessions, stop):
+    token = None
+    while not stop.is_set():
+        try:
+            connection = http.client.HTTPConnection(server.host, server.port, timeout=5)
+            while not stop.is_set():
+                headers = {"Content-Type": "application/json"}
+                if token:
+                    headers["X-Session-Id"] = token
+                connection.request("POST", "/api/refresh", body=b"{}", headers=headers)
+                response = connection.getresponse()
+                data = response.read()
+                if response.status == 200:
+                    token = response.getheader("X-Session-Id")
+                    previous = sessions.get(token, (None, 0))
+                    sessions[token] = (json.loads(data)["lastUpdated"], previous[1] + 1)
+        except (OSError, http.client.HTTPException, ValueError):
+            time.sleep(0.01)
+
+
+def crash_round(folder, db, *, seconds=1.0, posters=4, refreshers=2, binary_args=()):
+    """One round: load, SIGKILL, checks. Returns (items acknowledged, refreshes acknowledged)."""
+    server = Server(["--port", "0", "--db", str(db), "--seed", "0", "--new-items-every", "0",
+                     "--public", str(REPO / "Public"), "--quiet", *binary_args], cwd=folder).start()
+    acknowledged, sessions, stop = [], {}, threading.Event()
+    threads = [threading.Thread(target=_poster, args=(server, acknowledged, stop, i)) for i in range(posters)]
+    threads += [threading.Thread(target=_refresher, args=(server, sessions, stop)) for _ in range(refreshers)]
+    for thread in threads:
+        thread.start()
+    time.sleep(seconds)
+    server.process.send_signal(signal.SIGKILL)
+    server.process.wait(timeout=10)
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=10)
+    server.stop()
+    assert acknowledged, "no post was acknowledged before the kill"
+
+    assert sqlite_rows(db, "PRAGMA integrity_check") == [["ok"]]
+    again = Server(["--port", "0", "--db", str(db), "--seed", "0", "--new-items-every", "0",
+                    "--public", str(REPO / "Public"), "--quiet", *binary_args], cwd=folder).start()
+    try:
+        stored = set(all_item_ids(again))
+        missing = [item_id for item_id, _ in acknowledged if item_id not in stored]
+        assert not missing, f"{len(missing)} acknowledged items lost, e.g. {missing[:5]}"
+        for item_id, title in acknowledged[-5:]:
+            assert http_json(again, "GET", f"/api/items/{item_id}")[2]["title"] == title
+        for token, (last_updated, count) in sessions.items():
+            state = http_json(again, "GET", "/api/session", headers={"X-Session-Id": token})[2]
+            assert state["lastUpdated"] is not None, f"session {token[:8]} forgotten"
+            assert parse(state["lastUpdated"]) >= parse(last_updated)
+            assert state["refreshCount"] >= count
+    finally:
+        assert again.stop() == 0
+    return len(acknowledged), sum(count for _, count in sessions.values())
+
+
+def parse(text):
+    return datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def test_nothing_acknowledged_is_lost_when_the_server_is_killed(tmp_path):
+    db = tmp_path / "crash.sqlite"
+    totals = [crash_round(tmp_path, db, seconds=1.0) for _ in range(2)]
+    assert all(items > 10 and refreshes > 5 for items, refreshes in totals), totals

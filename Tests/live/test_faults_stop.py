@@ -1,0 +1,126 @@
+"""Stopping under load: SIGTERM while wrk hammers the API and delayed answers are waiting exits 0
+within 2 s, with no abort, and every waiting client gets an answer (503 for the delayed ones).
+Also the connection limit: many idle connections at once, then a normal request is served."""
+import http.client
+import pathlib
+import resource
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+import time
+
+import pytest
+
+from test_hostile_support import assert_no_crash, healthy, wait_until
+
+LUA = pathlib.Path(__file__).resolve().parents[2] / "soak" / "mixed.lua"
+needs_wrk = pytest.mark.skipif(not shutil.which("wrk"), reason="wrk is not installed (make deps-test installs it)")
+
+
+def start_wrk(server, seconds=10, connections=64, threads=2):
+    return subprocess.Popen(["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--timeout", "5s",
+                             "-s", str(LUA), server.url], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL)
+
+
+def stop_wrk(process):
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    return process.stdout.read().decode(errors="replace")
+
+
+def delayed_request(server, results, delay_ms=8000):
+    try:
+        connection = http.client.HTTPConnection(server.host, server.port, timeout=15)
+        connection.request("GET", f"/api/items?_delay={delay_ms}")
+        response = connection.getresponse()
+        response.read()
+        results.append(response.status)
+    except (OSError, http.client.HTTPException) as error:
+        results.append(repr(error))
+
+
+@needs_wrk
+@pytest.mark.parametrize("extra", [[], ["--delay-ms", "300"]], ids=["plain", "every-answer-delayed"])
+def test_sigterm_under_load_with_delayed_answers_exits_0_within_2_s(start_server, extra):
+    server = start_server(*extra, seed="200")
+    wrk = start_wrk(server)
+    delayed = []
+    waiting = [threading.Thread(target=delayed_request, args=(server, delayed)) for _ in range(16)]
+    for thread in waiting:
+        thread.start()
+    try:
+        time.sleep(1.5)
+        assert server.process.poll() is None
+        started = time.monotonic()
+        server.process.send_signal(signal.SIGTERM)
+        code = server.process.wait(timeout=10)
+        elapsed = time.monotonic() - started
+    finally:
+        output = stop_wrk(wrk)
+    for thread in waiting:
+        thread.join(timeout=10)
+    assert code == 0, (code, server.stderr()[-2000:])
+    assert elapsed < 2.0, elapsed
+    assert_no_crash(server)
+    # Every delayed client got an answer: the stop answers waiting requests with 503.
+    assert delayed == [503] * 16, delayed
+    assert "requests in" in output, output
+
+
+def raise_file_limit(wanted):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def open_idle(server, count):
+    sockets = []
+    for _ in range(count):
+        try:
+            sockets.append(socket.create_connection((server.host, server.port), timeout=5))
+        except OSError:
+            break
+    return sockets
+
+
+def test_more_idle_connections_than_the_limit_then_a_request_is_served(start_server):
+    limit, opened_wanted = 100, 400
+    available = raise_file_limit(opened_wanted + 200)
+    count = min(opened_wanted, available - 100)
+    server = start_server("--connection-limit", str(limit), "--connection-timeout", "3", seed="5")
+    sockets = open_idle(server, count)
+    try:
+        assert len(sockets) >= limit
+        time.sleep(0.5)
+        assert server.process.poll() is None
+        # Past the limit, connections wait in the listen backlog; the accepted idle ones are cut
+        # by the connection timeout, so idle clients cannot hold the server for longer than that.
+        def cut():
+            count = 0
+            for sock in sockets:
+                sock.settimeout(0.001)
+                try:
+                    count += sock.recv(1) == b""
+                except (socket.timeout, BlockingIOError):
+                    pass
+                except ConnectionResetError:
+                    count += 1
+            return count
+        assert wait_until(lambda: cut() >= limit, timeout=3 + 3, interval=0.5), cut()
+        assert server.process.poll() is None
+    finally:
+        for sock in sockets:
+            sock.close()
+    assert wait_until(lambda: healthy(server, timeout=1), timeout=5)
+    assert server.process.poll() is None
+    assert_no_crash(server)
