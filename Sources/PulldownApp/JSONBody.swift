@@ -70,6 +70,9 @@ struct JSONBody {
         switch fields[name] {
         case nil, .null?: return .success(nil)
         case .integer(let value)? where range.contains(value): return .success(value)
+        case .real(let value)? where Int64(exactly: value).map(range.contains) == true:
+            // JSON does not tell 13 from 13.0, and JSON Schema counts both as integers.
+            return .success(Int64(exactly: value))
         default: return .failure(.init(name: name, reason: "must be an integer from \(range.lowerBound) to \(range.upperBound)"))
         }
     }
