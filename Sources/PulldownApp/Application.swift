@@ -74,8 +74,12 @@ public final class Application: Sendable {
         let knobs = DemoKnobs(delayMilliseconds: configuration.delayMilliseconds,
                               jitterMilliseconds: configuration.jitterMilliseconds,
                               failRate: configuration.failRate)
-        let apiHandler = knobs.wrap(apiRouter.handler,
-                                    decorate: { request, response in cors.decorate(&response, for: request) })
+        // Without CORS there is nothing to add to an answer, so answers pass through untouched.
+        var decorate: (@Sendable (HTTPRequest, inout HTTPResponse) -> Void)?
+        if cors.isEnabled {
+            decorate = { @Sendable request, response in cors.decorate(&response, for: request) }
+        }
+        let apiHandler = knobs.wrap(apiRouter.handler, decorate: decorate)
 
         var site = Router(fallback: { request in staticFiles.respond(to: request) })
         site.get("/healthz") { _ in api.health() }

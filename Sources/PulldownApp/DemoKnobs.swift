@@ -17,14 +17,16 @@ struct DemoKnobs: Sendable {
 
     /// `decorate` finishes every answer, injected failures included (CORS headers, say).
     func wrap(_ handler: @escaping HTTPHandler,
-              decorate: @escaping @Sendable (HTTPRequest, inout HTTPResponse) -> Void) -> HTTPHandler {
+              decorate: (@Sendable (HTTPRequest, inout HTTPResponse) -> Void)?) -> HTTPHandler {
         let knobs = self
         return { request, original in
-            let responder = Responder { response in
-                var response = response
-                decorate(request, &response)
-                original.send(response)
-            }
+            let responder = decorate.map { decorate in
+                Responder { response in
+                    var response = response
+                    decorate(request, &response)
+                    original.send(response)
+                }
+            } ?? original
             let plan: Plan
             do {
                 plan = try knobs.plan(for: request)

@@ -52,6 +52,8 @@ struct JSONBody {
     /// `application/json` or any `+json` type, parameters and case aside.
     static func isJSON(contentType: String?) -> Bool {
         guard let contentType else { return false }
+        // The exact common spelling first: this runs for every refresh.
+        if contentType == "application/json" { return true }
         let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingSpaces().lowercased() } ?? ""
         return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
     }

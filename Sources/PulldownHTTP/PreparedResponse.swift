@@ -38,6 +38,10 @@ enum MHDResponseBuilder {
         for (name, value) in SecurityHeaders.all where !response.headers.contains(name) {
             _ = MHD_add_response_header(handle, name, value)
         }
+        if SecurityHeaders.needsPolicy(contentType: response.headers["Content-Type"]),
+           !response.headers.contains("Content-Security-Policy") {
+            _ = MHD_add_response_header(handle, "Content-Security-Policy", SecurityHeaders.contentSecurityPolicy)
+        }
         return handle
     }
 }
