@@ -481,28 +481,40 @@ def browser_figures(tmp):
                 page.goto(f"http://127.0.0.1:{server.port}/")
                 page.wait_for_function("window.__bench.firstArticle !== null", timeout=10000)
                 paints.append(page.evaluate("window.__bench.firstArticle"))
-            page.evaluate("""() => { window.__bench.longTasks = 0; window.__bench.frames = [];
-                let last = performance.now();
-                const tick = now => { window.__bench.frames.push(now - last); last = now;
-                  if (window.__bench.frames.length < 400) requestAnimationFrame(tick); };
-                requestAnimationFrame(tick); }""")
+            # Three pulls; frames are timed from touchStart to touchEnd (the gesture itself), and
+            # separately for the refresh that follows the release.
+            gesture_frames, after_frames, long_tasks = [], [], 0
             cdp = context.new_cdp_session(page)
-            x, y = 195, 300
-            cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
-            for step in range(1, 41):
-                cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y + step * 5}]})
-                page.wait_for_timeout(16)
-            cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-            page.wait_for_timeout(1500)
-            frames = page.evaluate("window.__bench.frames.slice(1)")
-            long_tasks = page.evaluate("window.__bench.longTasks")
+            for _ in range(3):
+                page.evaluate("""() => { window.__bench.longTasks = 0; window.__bench.frames = [];
+                    window.__bench.released = null; let last = performance.now();
+                    const tick = now => { window.__bench.frames.push([now, now - last]); last = now;
+                      if (window.__bench.frames.length < 400) requestAnimationFrame(tick); };
+                    requestAnimationFrame(tick); }""")
+                page.wait_for_timeout(100)
+                started = page.evaluate("performance.now()")
+                x, y = 195, 300
+                cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+                for step in range(1, 41):
+                    cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y + step * 5}]})
+                    page.wait_for_timeout(16)
+                released = page.evaluate("performance.now()")
+                cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+                page.wait_for_timeout(1500)
+                frames = page.evaluate("window.__bench.frames.slice(1)")
+                gesture_frames += [d for t, d in frames if started < t <= released]
+                after_frames += [d for t, d in frames if t > released]
+                long_tasks += page.evaluate("window.__bench.longTasks")
+                page.wait_for_timeout(300)
             browser.close()
     finally:
         server.stop()
     first_paint = statistics.median(paints)
-    longest = max(frames) if frames else float("nan")
+    longest = max(gesture_frames) if gesture_frames else float("nan")
+    longest_after = max(after_frames) if after_frames else float("nan")
     print(f"browser: first article painted {first_paint:.0f} ms after navigation (median of {len(paints)}); "
-          f"pull gesture: longest frame {longest:.1f} ms over {len(frames)} frames, {long_tasks} long tasks")
+          f"3 pull gestures: longest frame {longest:.1f} ms over {len(gesture_frames)} frames, {long_tasks} long "
+          f"tasks; the refreshes after release: longest frame {longest_after:.1f} ms")
     floor("first article painted (ms)", first_paint, 150, "lower")
     floor("longest frame during pull (ms)", longest, 32, "lower")
     floor("long tasks during pull", long_tasks, 0, "lower")
