@@ -4,7 +4,7 @@ SHELL := /bin/bash
 PORT ?= 8080
 ARGS ?=
 
-.PHONY: run test bench build postgres-demo deps-build deps-test deps-bench test-swift test-js test-live clean
+.PHONY: run test bench soak build postgres-demo deps-build deps-test deps-bench test-swift test-js test-live clean
 
 run: deps-build
 	swift build -c release --product pulldown
@@ -30,6 +30,12 @@ test-live:
 bench: deps-bench
 	swift build -c release --product pulldown
 	.venv/bin/python bench/bench.py $(ARGS)
+
+# The longer reliability suite, a few minutes (README, Reliability); not part of `make test`.
+# ARGS passes options through, e.g. ARGS="--duration 20 --crash-rounds 2".
+soak: deps-test
+	swift build -c release --product pulldown
+	PULLDOWN_BIN=$(CURDIR)/.build/release/pulldown .venv/bin/python soak/soak.py $(ARGS)
 
 # A throwaway PostgreSQL and two instances on it, on PORT and PORT+1; Ctrl-C stops everything.
 postgres-demo:

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Pulldown needs on Debian, only where it is missing.
 #   scripts/install-deps.sh build   libraries the server links against
-#   scripts/install-deps.sh test    the above, plus Chromium, Node and PostgreSQL for the tests,
-#                                   and a Python virtual environment with pinned packages
+#   scripts/install-deps.sh test    the above, plus Chromium, Node, PostgreSQL, wrk and sqlite3 for the
+#                                   tests and make soak, and a Python virtual environment with pinned packages
 #   scripts/install-deps.sh bench   the above build set, plus wrk and nginx
 #   scripts/install-deps.sh postgres  the build set, plus PostgreSQL (make postgres-demo)
 set -euo pipefail
@@ -12,7 +12,8 @@ want=(pkg-config libmicrohttpd-dev libsqlite3-dev zlib1g-dev libssl-dev libpq-de
 case "${1:-build}" in
   build) ;;
   # postgresql: a throwaway cluster (scripts/postgres.sh) for the PostgreSQL store's tests.
-  test) want+=(chromium postgresql) ;;
+  # wrk and sqlite3: load during the stop tests and make soak; reading a stopped server's database.
+  test) want+=(chromium postgresql wrk sqlite3) ;;
   postgres) want+=(postgresql) ;;
   bench) want+=(wrk nginx-light chromium postgresql) ;;
   *) echo "usage: $0 build|test|bench|postgres" >&2; exit 2 ;;
