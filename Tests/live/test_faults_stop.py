@@ -124,3 +124,34 @@ def test_more_idle_connections_than_the_limit_then_a_request_is_served(start_ser
     assert wait_until(lambda: healthy(server, timeout=1), timeout=5)
     assert server.process.poll() is None
     assert_no_crash(server)
+
+
+@needs_wrk
+def test_sigterm_while_delayed_refreshes_are_still_due_never_crashes(start_server, tmp_path):
+    # Regression: delayed answers finishing on Dispatch threads after the stop ran into the C
+    # libraries' exit-time cleanup (OpenSSL's locks were freed under a late HMAC): SIGSEGV.
+    script = tmp_path / "refresh.lua"
+    script.write_text("request = function() return wrk.format('POST', '/api/refresh', "
+                      "{['Content-Type'] = 'application/json'}, '{}') end\n")
+    for _ in range(5):
+        server = start_server("--delay-ms", "30", seed="50")
+        wrk = subprocess.Popen(["wrk", "-t2", "-c200", "-d5s", "--timeout", "5s", "-s", str(script),
+                                server.url + "/api/refresh"], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        try:
+            time.sleep(1.2)
+            server.process.send_signal(signal.SIGTERM)
+            code = server.process.wait(timeout=10)
+        finally:
+            stop_wrk_quietly(wrk)
+        assert code == 0, (code, server.stderr()[-3000:])
+
+
+def stop_wrk_quietly(process):
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
