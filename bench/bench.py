@@ -133,11 +133,17 @@ def wrk(url, seconds, connections=64, threads=2, script=None, headers=(), timeou
 
 
 def to_ms(text):
-    number, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
-    return float(number) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+    """wrk's latency text (`812.00us`, `1.20ms`, `2.01s`, `1.05m`) in milliseconds; nan if unreadable."""
+    match = re.match(r"([\d.]+)(us|ms|s|m)$", text)
+    if not match:
+        return float("nan")
+    number, unit = match.groups()
+    return float(number) * {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}[unit]
 
 
 def parse_wrk(out):
+    if "Requests/sec" not in out:
+        raise RuntimeError(f"wrk printed no result:\n{out}")
     result = {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
               "p50": to_ms(re.search(r"50%\s+(\S+)", out).group(1)),
               "p99": to_ms(re.search(r"99%\s+(\S+)", out).group(1)),
