@@ -396,8 +396,8 @@ def wrk_together(urls, seconds, script=None):
         processes.append(subprocess.Popen(args + [url], stdout=subprocess.PIPE, text=True))
     results = [parse_wrk(p.communicate(timeout=seconds + 60)[0]) for p in processes]
     return {"rps": sum(r["rps"] for r in results), "p50": max(r["p50"] for r in results),
-            "p99": max(r["p99"] for r in results), "errors": sum(r["errors"] + r["non2xx"] for r in results),
-            "requests": sum(r["requests"] for r in results)}
+            "p99": max(r["p99"] for r in results), "errors": sum(r["errors"] for r in results),
+            "non2xx": sum(r["non2xx"] for r in results), "requests": sum(r["requests"] for r in results)}
 
 
 def scenario_postgres(tmp, args, items=10_000, sessions=2_000):
@@ -406,7 +406,8 @@ def scenario_postgres(tmp, args, items=10_000, sessions=2_000):
     if started.returncode != 0:
         print(f"postgres scenario skipped: no throwaway cluster ({started.stderr.strip()[:200]})")
         return
-    env = dict(line.removeprefix("export ").split("=", 1) for line in started.stdout.split())
+    env = dict(line.removeprefix("export ").split("=", 1) for line in started.stdout.splitlines()
+               if line.startswith("export "))
     url, cluster = env["PULLDOWN_TEST_POSTGRES_URL"], env["PULLDOWN_TEST_POSTGRES_DIR"]
     servers = []
     try:
