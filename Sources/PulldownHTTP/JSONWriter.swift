@@ -35,29 +35,40 @@ public struct JSONWriter: Sendable {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
     }
 
+    /// Copies runs of plain bytes whole and escapes only what must be: item text is mostly
+    /// plain, and a byte-at-a-time append was most of the cost of writing a page.
     private mutating func appendQuoted(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
-            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
-            case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
-            case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
-            case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
-            case 0x00..<0x20, 0x7F:
-                // Other control characters as \u00XX; DEL too, so no raw control byte reaches a log or terminal.
-                bytes.append(contentsOf: "\\u00".utf8)
-                bytes.append(hexDigit(byte >> 4))
-                bytes.append(hexDigit(byte & 0x0F))
-            case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"):
-                // Escaped so that JSON pasted into HTML can never close a script element.
-                bytes.append(contentsOf: "\\u00".utf8)
-                bytes.append(hexDigit(byte >> 4))
-                bytes.append(hexDigit(byte & 0x0F))
-            default: bytes.append(byte)
+        var text = text
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            for index in 0..<utf8.count where Self.needsEscape(utf8[index]) {
+                if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+                appendEscaped(utf8[index])
+                runStart = index + 1
             }
+            if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Quotes, backslashes, control characters and DEL; and `<`, `>`, `&` so that JSON pasted
+    /// into HTML can never close a script element.
+    @inline(__always) private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte == 0x3C || byte == 0x3E || byte == 0x26
+    }
+
+    private mutating func appendEscaped(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+        case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
+        case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
+        case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+        default:
+            bytes.append(contentsOf: "\\u00".utf8)
+            bytes.append(hexDigit(byte >> 4))
+            bytes.append(hexDigit(byte & 0x0F))
+        }
     }
 
     private func hexDigit(_ nibble: UInt8) -> UInt8 {
