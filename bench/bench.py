@@ -161,7 +161,8 @@ def parse_wrk(out):
 
 def median_runs(runs):
     keys = ["rps", "p50", "p99"]
-    merged = {k: statistics.median(r[k] for r in runs) for k in keys}
+    # A latency wrk printed unreadably is left out rather than poisoning the median.
+    merged = {k: statistics.median([r[k] for r in runs if r[k] == r[k]] or [float("nan")]) for k in keys}
     merged["errors"] = sum(r["errors"] + r["non2xx"] for r in runs)
     merged["requests"] = sum(r["requests"] for r in runs)
     return merged
