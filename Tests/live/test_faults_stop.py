@@ -143,15 +143,6 @@ def test_sigterm_while_delayed_refreshes_are_still_due_never_crashes(start_serve
             server.process.send_signal(signal.SIGTERM)
             code = server.process.wait(timeout=10)
         finally:
-            stop_wrk_quietly(wrk)
+            stop_wrk(wrk)
         assert code == 0, (code, server.stderr()[-3000:])
 
-
-def stop_wrk_quietly(process):
-    if process.poll() is None:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
