@@ -136,8 +136,8 @@ def test_sigterm_while_delayed_refreshes_are_still_due_never_crashes(start_serve
     for _ in range(5):
         server = start_server("--delay-ms", "30", seed="50")
         wrk = subprocess.Popen(["wrk", "-t2", "-c200", "-d5s", "--timeout", "5s", "-s", str(script),
-                                server.url + "/api/refresh"], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+                                server.url + "/api/refresh"], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         try:
             time.sleep(1.2)
             server.process.send_signal(signal.SIGTERM)
