@@ -344,7 +344,7 @@ def scenario_static(tmp, args):
 
 def scenario_delayed(tmp, args, connections=500, delay_ms=1000):
     server = start_pulldown(tmp, ":memory:", "--delay-ms", str(delay_ms), seed=100)
-    seconds = 12 if args.quick else 20
+    seconds = 10 if args.quick else 20
     try:
         delayed = subprocess.Popen(
             ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "--timeout=5s",
@@ -358,7 +358,7 @@ def scenario_delayed(tmp, args, connections=500, delay_ms=1000):
     row(f"5 delayed ({connections} conns, {delay_ms} ms)", "GET /api/items", delayed_result, rss=rss)
     row(f"5 delayed ({connections} conns, {delay_ms} ms)", "GET /healthz probe (100/s)", health)
     floor("delayed timeouts", delayed_result.get("timeouts", 0), 0, "lower")
-    # Runs last 12 s or more so that connecting 500 sockets and the first delay weigh little.
+    # Runs last 10 s or more so that connecting 500 sockets and the first delay weigh little.
     ideal = connections * 1000 / delay_ms
     print(f"delayed: {delayed_result['requests']} answers in {seconds} s; {connections} connections / "
           f"{delay_ms} ms allow {ideal:.0f}/s")
@@ -429,13 +429,14 @@ def scenario_postgres(tmp, args, items=10_000, sessions=2_000):
         servers += [first, second]
         page = "/api/items?limit=20"
         single, both = [], []
-        for _ in range(args.rounds):
+        rounds = 1 if args.quick else args.rounds  # keeps --quick under two minutes
+        for _ in range(rounds):
             single.append(wrk_together([f"http://127.0.0.1:{sqlite.port}{page}"] * 2, args.seconds))
             both.append(wrk_together([f"http://127.0.0.1:{s.port}{page}" for s in (first, second)], args.seconds))
         sqlite_script = refresh_script(tmp, issue_sessions(sqlite.port, sessions), "pg-sqlite.lua")
         shared_script = refresh_script(tmp, issue_sessions(first.port, sessions), "pg-shared.lua")
         single_refresh, both_refresh = [], []
-        for _ in range(args.rounds):
+        for _ in range(rounds):
             single_refresh.append(wrk_together([f"http://127.0.0.1:{sqlite.port}/api/refresh"] * 2, args.seconds,
                                                sqlite_script))
             both_refresh.append(wrk_together([f"http://127.0.0.1:{s.port}/api/refresh" for s in (first, second)],
