@@ -62,6 +62,9 @@ public final class Application: Sendable {
     public func stop() {
         maintenance.cancel()
         server.stop()
+        // Fold the write-ahead log back into the database, so a stopped demo leaves one file
+        // that is complete on its own (the -wal beside it is emptied).
+        feed.store.compact()
     }
 
     /// Splits traffic: `/api/` goes through CORS and the demo knobs to the API router;

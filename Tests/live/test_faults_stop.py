@@ -146,3 +146,21 @@ def test_sigterm_while_delayed_refreshes_are_still_due_never_crashes(start_serve
             stop_wrk(wrk)
         assert code == 0, (code, server.stderr()[-3000:])
 
+
+
+def test_a_clean_stop_folds_the_log_into_the_database_file(start_server, tmp_path):
+    db = tmp_path / "folded.sqlite"
+    server = start_server(db=db, seed="20")
+    connection = http.client.HTTPConnection(server.host, server.port, timeout=5)
+    connection.request("POST", "/api/items", body='{"title": "kept in the main file"}',
+                       headers={"Content-Type": "application/json"})
+    assert connection.getresponse().status == 201
+    assert server.stop() == 0
+    wal = tmp_path / "folded.sqlite-wal"
+    assert not wal.exists() or wal.stat().st_size == 0
+    # The main file alone holds everything: copy it without the log and read it back.
+    alone = tmp_path / "alone.sqlite"
+    alone.write_bytes(db.read_bytes())
+    import sqlite3
+    titles = [row[0] for row in sqlite3.connect(alone).execute("SELECT title FROM items")]
+    assert "kept in the main file" in titles and len(titles) == 21
