@@ -7,6 +7,7 @@ import resource
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import threading
 import time
@@ -161,6 +162,5 @@ def test_a_clean_stop_folds_the_log_into_the_database_file(start_server, tmp_pat
     # The main file alone holds everything: copy it without the log and read it back.
     alone = tmp_path / "alone.sqlite"
     alone.write_bytes(db.read_bytes())
-    import sqlite3
     titles = [row[0] for row in sqlite3.connect(alone).execute("SELECT title FROM items")]
     assert "kept in the main file" in titles and len(titles) == 21
