@@ -220,7 +220,7 @@ private let collectHeader: @convention(c) (UnsafeMutableRawPointer?, MHD_ValueKi
 
 /// The access handler: called with the headers, with each piece of body, at the end of the
 /// body, and once more after a resume.
-private let handleAccess: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result = { context, connection, _, method, _, uploadData, uploadSize, slot in
+private let handleAccess: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result = { context, connection, _, method, version, uploadData, uploadSize, slot in
     guard let context, let connection, let slot, let pointer = slot.pointee, let uploadSize else { return .NO }
     let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
     let exchange = Unmanaged<Exchange>.fromOpaque(pointer).takeUnretainedValue()
@@ -242,6 +242,10 @@ private let handleAccess: @convention(c) (UnsafeMutableRawPointer?, OpaquePointe
             // whose end it cannot find. Refuse now, before reading (RFC 9112, section 6.3).
             ReadDeadlines.stopReading(connection)
             exchange.queueNow(problem.response)
+        } else if !exchange.headers.contains("Host"), let version, strcmp(version, "HTTP/1.1") == 0 {
+            // RFC 9112, section 3.2: an HTTP/1.1 request without Host is answered 400.
+            ReadDeadlines.stopReading(connection)
+            exchange.queueNow(Problem.badRequest("An HTTP/1.1 request must have a Host header.").response)
         }
         return .YES
     }

@@ -447,3 +447,12 @@ def test_several_kib_of_cookies_are_served_and_huge_headers_get_431(server):
     assert connection.getresponse().status == 431
     _, after, _ = get(server, "/healthz")
     assert after.status == 200
+
+
+def test_an_http_1_1_request_without_host_is_400_and_http_1_0_needs_none(server):
+    # RFC 9112, section 3.2.
+    data = raw_exchange(server, b"GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n")
+    assert status_of(data) == 400
+    assert b"application/problem+json" in data
+    assert status_of(raw_exchange(server, b"GET /healthz HTTP/1.0\r\n\r\n")) == 200
+    assert status_of(raw_exchange(server, request_line("GET", "/healthz"))) == 200
