@@ -28,8 +28,6 @@ public struct JSONWriter: Sendable {
     public mutating func integer<I: BinaryInteger>(_ value: I) { separate(); bytes.append(contentsOf: String(value).utf8); needsComma = true }
     public mutating func bool(_ value: Bool) { separate(); bytes.append(contentsOf: (value ? "true" : "false").utf8); needsComma = true }
     public mutating func null() { separate(); bytes.append(contentsOf: "null".utf8); needsComma = true }
-    /// Inserts bytes that are already one JSON value (a cached fragment).
-    public mutating func raw(_ json: [UInt8]) { separate(); bytes.append(contentsOf: json); needsComma = true }
 
     private mutating func separate() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// A synchronous route handler: one request in, one response out.
 public typealias RouteHandler = @Sendable (HTTPRequest) -> HTTPResponse
 
@@ -52,24 +50,4 @@ public struct Router: Sendable {
         let router = self
         return { request, responder in router.handle(request, responder) }
     }
-
-    /// The answer to `request`, waiting for it if the route answers later. For tests and tools:
-    /// a server thread must use `handle` instead, and never wait.
-    public func respond(to request: HTTPRequest) -> HTTPResponse {
-        let answered = DispatchSemaphore(value: 0)
-        let box = ResponseBox()
-        handle(request, Responder { response in
-            box.set(response)
-            answered.signal()
-        })
-        answered.wait()
-        return box.get()
-    }
-}
-
-/// Carries one response from whichever thread answers to the one waiting.
-private final class ResponseBox: @unchecked Sendable {
-    private var response: HTTPResponse?
-    func set(_ value: HTTPResponse) { response = value }
-    func get() -> HTTPResponse { response! }
 }

@@ -1,4 +1,5 @@
-/// Headers every response carries unless the handler set its own.
+/// Security headers added to responses unless the handler set its own: `all` on every
+/// response, the content policy on documents a browser renders.
 ///
 /// The policy allows scripts, styles, images and fetches from the same origin only: the page
 /// needs nothing else, and an injected inline script is refused by the browser even if one
