@@ -51,24 +51,39 @@ class SessionTokenTests: FeedStoreTestCase {
     }
 
     func testInstancesStartingAtOnceOnOneDatabaseShareOneSecret() throws {
-        let open = try backend.makeLocation(self)
-        let made = Locked([SessionTokens?](repeating: nil, count: 4))
-        let failures = Locked([String]())
-        DispatchQueue.concurrentPerform(iterations: 4) { index in
-            do {
-                let tokens = try SessionTokens(store: open())
-                made.withLock { $0[index] = tokens }
-            } catch {
-                failures.withLock { $0.append("\(error)") }
+        // Several rounds on new databases: opening one while another process creates it (the
+        // switch to WAL, the schema, the secret) must wait and succeed, never fail as locked.
+        for round in 0..<8 {
+            let open = try backend.makeLocation(self)
+            let instances = 5
+            let made = Locked([SessionTokens?](repeating: nil, count: instances))
+            let failures = Locked([String]())
+            let finished = DispatchGroup()
+            let go = DispatchSemaphore(value: 0)
+            for index in 0..<instances {
+                finished.enter()
+                // A thread each, released together, so the opens really overlap.
+                Thread.detachNewThread {
+                    go.wait()
+                    do {
+                        let tokens = try SessionTokens(store: open())
+                        made.withLock { $0[index] = tokens }
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
+                    }
+                    finished.leave()
+                }
             }
-        }
-        XCTAssertEqual(failures.withLock { $0 }, [])
-        let all = made.withLock { $0 }.compactMap { $0 }
-        XCTAssertEqual(all.count, 4)
-        for issuer in all {
-            let (id, token) = issuer.issue()
-            for verifier in all {
-                XCTAssertEqual(verifier.verify(token), id, "a token from one instance is accepted by every other")
+            for _ in 0..<instances { go.signal() }
+            XCTAssertEqual(finished.wait(timeout: .now() + 60), .success)
+            XCTAssertEqual(failures.withLock { $0 }, [], "round \(round)")
+            let all = made.withLock { $0 }.compactMap { $0 }
+            XCTAssertEqual(all.count, instances)
+            for issuer in all {
+                let (id, token) = issuer.issue()
+                for verifier in all {
+                    XCTAssertEqual(verifier.verify(token), id, "a token from one instance is accepted by every other")
+                }
             }
         }
     }

@@ -64,9 +64,7 @@ public final class SQLiteStore: FeedStore {
             }
         }
         if !isMemory {
-            let mode = try connection.withStatement("PRAGMA journal_mode = WAL") { statement in
-                try statement.step() ? statement.string(0) : ""
-            }
+            let mode = try switchToWAL(connection)
             guard mode.lowercased() == "wal" else {
                 throw StoreError(path: connection.path, reason: "cannot switch to WAL journal mode (got \(mode))",
                                  duringOpen: true)
@@ -76,6 +74,26 @@ public final class SQLiteStore: FeedStore {
             try connection.execute("PRAGMA journal_size_limit = 33554432")
         }
         try Schema.migrate(connection)
+    }
+
+    /// Puts the file in WAL mode (a setting stored in the file, so usually already done) and
+    /// returns the mode SQLite reports.
+    ///
+    /// The switch reads the header, then upgrades to a write lock; when another process starting
+    /// on the same new file holds that lock, SQLite answers SQLITE_BUSY at once instead of
+    /// calling the busy handler (waiting could deadlock two upgraders). So the switch itself is
+    /// retried here, for as long as the busy timeout would have waited.
+    private static func switchToWAL(_ connection: SQLiteConnection) throws -> String {
+        let deadline = ContinuousClock.now + .milliseconds(Int(busyTimeoutMilliseconds))
+        while true {
+            do {
+                return try connection.withStatement("PRAGMA journal_mode = WAL") { statement in
+                    try statement.step() ? statement.string(0) : ""
+                }
+            } catch let error as StoreError where error.code & 0xff == SQLITE_BUSY && ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+        }
     }
 
     /// Runs `body` in a write transaction, holding this process's write lock.
