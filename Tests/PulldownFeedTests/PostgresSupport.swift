@@ -58,16 +58,16 @@ struct PostgresBackend: StoreBackend {
         try (store as! PostgresStore).pool.withConnection { try $0.query(sql).int64(0, 0) }
     }
 
-    func breakSessionUpdates(on store: any FeedStore) throws {
+    func breakSessionWrites(on store: any FeedStore) throws {
         try execute("""
-            CREATE FUNCTION fail_session_update() RETURNS trigger LANGUAGE plpgsql AS
+            CREATE FUNCTION fail_session_write() RETURNS trigger LANGUAGE plpgsql AS
                 $$ BEGIN RAISE EXCEPTION 'simulated failure'; END $$;
-            CREATE TRIGGER fail_session_update BEFORE UPDATE ON sessions
-                FOR EACH ROW EXECUTE FUNCTION fail_session_update();
+            CREATE TRIGGER fail_session_write BEFORE INSERT OR UPDATE ON sessions
+                FOR EACH ROW EXECUTE FUNCTION fail_session_write();
             """, on: store)
     }
 
-    func repairSessionUpdates(on store: any FeedStore) throws {
-        try execute("DROP TRIGGER fail_session_update ON sessions; DROP FUNCTION fail_session_update()", on: store)
+    func repairSessionWrites(on store: any FeedStore) throws {
+        try execute("DROP TRIGGER fail_session_write ON sessions; DROP FUNCTION fail_session_write()", on: store)
     }
 }

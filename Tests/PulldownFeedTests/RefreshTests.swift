@@ -133,8 +133,8 @@ class RefreshTests: FeedStoreTestCase {
         let before = try XCTUnwrap(try feed.session(session))
         let revision = feed.revision
 
-        // Break the session upsert, which runs last, after the generator has inserted.
-        try backend.breakSessionUpdates(on: feed.store)
+        // Break the session write, which runs last, after the generator has inserted.
+        try backend.breakSessionWrites(on: feed.store)
         clock.advance(by: 60)
         XCTAssertThrowsError(try feed.refresh(session: session, after: nil, limit: 10)) { error in
             XCTAssertTrue("\(error)".contains("simulated failure"), "\(error)")
@@ -144,7 +144,7 @@ class RefreshTests: FeedStoreTestCase {
         XCTAssertEqual(try feed.page(before: nil, limit: 10).items.count, 5)
         XCTAssertEqual(feed.revision, revision)
 
-        try backend.repairSessionUpdates(on: feed.store)
+        try backend.repairSessionWrites(on: feed.store)
         let after = try feed.refresh(session: session, after: nil, limit: 10)
         XCTAssertEqual(after.items.count, 3, "the items due are generated once it works again")
         XCTAssertEqual(try feed.session(session)?.refreshCount, 2)
@@ -210,7 +210,7 @@ class RefreshTests: FeedStoreTestCase {
         let feed = try makeFeed(clock: ManualClock(testNow), newItemsEvery: 0)
         try feed.seedIfEmpty(count: 5)
         let session = SessionID.random()
-        try backend.breakSessionUpdates(on: feed.store)
+        try backend.breakSessionWrites(on: feed.store)
         let answered = DispatchGroup()
         let failures = Locked(0)
         for _ in 0..<20 {
@@ -223,6 +223,6 @@ class RefreshTests: FeedStoreTestCase {
         XCTAssertEqual(answered.wait(timeout: .now() + 30), .success)
         XCTAssertEqual(failures.withLock { $0 }, 20)
         XCTAssertNil(try feed.session(session), "nothing stamped")
-        try backend.repairSessionUpdates(on: feed.store)
+        try backend.repairSessionWrites(on: feed.store)
     }
 }

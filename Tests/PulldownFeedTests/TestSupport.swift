@@ -46,9 +46,10 @@ protocol StoreBackend: Sendable {
     func execute(_ sql: String, on store: any FeedStore) throws
     /// The first column of the first row of `sql`, as an integer.
     func integer(_ sql: String, on store: any FeedStore) throws -> Int64
-    /// Makes every later UPDATE of a session row fail with "simulated failure".
-    func breakSessionUpdates(on store: any FeedStore) throws
-    func repairSessionUpdates(on store: any FeedStore) throws
+    /// Makes every later write of a session row, INSERT or UPDATE, fail with "simulated failure",
+    /// whether a refresh is committed alone or in a group.
+    func breakSessionWrites(on store: any FeedStore) throws
+    func repairSessionWrites(on store: any FeedStore) throws
 }
 
 struct SQLiteBackend: StoreBackend {
@@ -74,15 +75,18 @@ struct SQLiteBackend: StoreBackend {
         }
     }
 
-    func breakSessionUpdates(on store: any FeedStore) throws {
+    func breakSessionWrites(on store: any FeedStore) throws {
+        // SQLite triggers name one event each.
         try execute("""
+            CREATE TRIGGER fail_session_insert BEFORE INSERT ON sessions
+            BEGIN SELECT RAISE(ABORT, 'simulated failure'); END;
             CREATE TRIGGER fail_session_update BEFORE UPDATE ON sessions
-            BEGIN SELECT RAISE(ABORT, 'simulated failure'); END
+            BEGIN SELECT RAISE(ABORT, 'simulated failure'); END;
             """, on: store)
     }
 
-    func repairSessionUpdates(on store: any FeedStore) throws {
-        try execute("DROP TRIGGER fail_session_update", on: store)
+    func repairSessionWrites(on store: any FeedStore) throws {
+        try execute("DROP TRIGGER fail_session_insert; DROP TRIGGER fail_session_update", on: store)
     }
 }
 
