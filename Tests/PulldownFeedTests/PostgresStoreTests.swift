@@ -60,14 +60,21 @@ final class PostgresStoreTests: XCTestCase {
     func testTwoInstancesNeverHandOutTheSameIDAndReadersSeeIDsOnlyInOrder() throws {
         let open = try PostgresBackend().makeLocation(self)
         let feeds = [makeFeed(store: try open(), newItemsEvery: 0), makeFeed(store: try open(), newItemsEvery: 0)]
-        let writers = 4, perWriter = 60, total = writers * perWriter
+        let writers = 4, readers = 2, perWriter = 60, total = writers * perWriter
         let added = Locked([Int64]())
         let failures = Locked([String]())
         let holes = Locked([String]())
         let writing = Locked(writers)
-        DispatchQueue.concurrentPerform(iterations: writers + 2) { index in
+        let finished = DispatchGroup()
+        // Threads of their own, not concurrentPerform: on two cores that runs a few bodies at a
+        // time, so readers would mostly start after the writers and check little ordering.
+        func spawn(_ body: @escaping @Sendable () -> Void) {
+            finished.enter()
+            Thread.detachNewThread { body(); finished.leave() }
+        }
+        for index in 0..<writers {
             let feed = feeds[index % 2]
-            if index < writers {
+            spawn {
                 for number in 0..<perWriter {
                     do {
                         let item = try feed.addItem(NewItem(title: "Writer \(index) item \(number)", body: ""))
@@ -77,29 +84,36 @@ final class PostgresStoreTests: XCTestCase {
                     }
                 }
                 writing.withLock { $0 -= 1 }
-                return
             }
-            // A reader holding a cursor: whatever it is shown next must start right above it. With
-            // ids that are dense (no failed writes here), a hole means a lower id committed later.
-            var cursor: Int64 = 0
-            let deadline = Date().addingTimeInterval(60)
-            while cursor < Int64(total), Date() < deadline {
-                do {
-                    let page = try feed.newer(after: cursor, limit: 100)
-                    let ids = page.items.map(\.id).reversed()
-                    if let first = ids.first, first != cursor + 1 || ids.last! != cursor + Int64(ids.count) {
-                        holes.withLock { $0.append("after \(cursor) got \(Array(ids.prefix(5)))…") }
+        }
+        for index in 0..<readers {
+            let feed = feeds[index % 2]
+            spawn {
+                // A reader holding a cursor: whatever it is shown next must start right above it.
+                // Ids are dense (no failed writes here), so a hole means a lower id committed later.
+                var cursor: Int64 = 0
+                while cursor < Int64(total) {
+                    // Read before the page: if every writer had finished by then, every id is
+                    // committed, and an empty page below `total` is a real hole, not a race.
+                    let writersDone = writing.withLock { $0 } == 0
+                    do {
+                        let ids = try feed.newer(after: cursor, limit: 100).items.map(\.id).reversed()
+                        if let first = ids.first, first != cursor + 1 || ids.last! != cursor + Int64(ids.count) {
+                            holes.withLock { $0.append("after \(cursor) got \(Array(ids.prefix(5)))…") }
+                        }
+                        cursor = ids.last ?? cursor
+                        if ids.isEmpty && writersDone {
+                            holes.withLock { $0.append("writers done, reader stuck at \(cursor)") }
+                            return
+                        }
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
+                        return
                     }
-                    cursor = ids.last ?? cursor
-                    if ids.isEmpty && writing.withLock({ $0 }) == 0 && cursor < Int64(total) {
-                        holes.withLock { $0.append("writers done, reader stuck at \(cursor)") }
-                        break
-                    }
-                } catch {
-                    failures.withLock { $0.append("\(error)") }
                 }
             }
         }
+        XCTAssertEqual(finished.wait(timeout: .now() + 120), .success, "writers and readers finished")
         XCTAssertEqual(failures.withLock { $0 }, [])
         XCTAssertEqual(holes.withLock { $0 }, [], "a reader saw an id commit below its cursor")
         let ids = added.withLock { $0 }
@@ -125,10 +139,14 @@ final class PostgresStoreTests: XCTestCase {
         // Nor do B's caches, even before the notification arrives.
         XCTAssertGreaterThan(b.revision, revision)
         XCTAssertEqual(b.newestID, item.id)
-        // A does not count its own insert twice.
-        let own = a.revision
-        Thread.sleep(forTimeInterval: 0.3)
-        XCTAssertEqual(a.revision, own)
+        // A does not hear of its own insert: notifications reach A in commit order, so once A
+        // has heard of an insert B made after A's, a notice of A's own would have come first.
+        let heard = Locked([Int64?]())
+        a.store.observeForeignInserts { newest in heard.withLock { $0.append(newest) } }
+        let own = try a.addItem(NewItem(title: "Posted on A again", body: ""))
+        let theirs = try b.addItem(NewItem(title: "Posted on B", body: ""))
+        waitFor("a hears about b's insert") { heard.withLock { $0.contains(theirs.id) } }
+        XCTAssertEqual(heard.withLock { $0 }, [theirs.id], "a heard b's insert and not its own (\(own.id))")
         // The session written through B reads back through A.
         XCTAssertEqual(try a.session(session)?.lastSeenID, item.id)
     }
