@@ -2,32 +2,17 @@ import CMicroHTTPD
 import Foundation
 import Synchronization
 
-/// One request on one connection, from its request line to the end of its answer.
+/// One request on one connection, from its request line to the end of its answer, as the
+/// connection's thread sees it: what is read, what was answered, for the access log.
 ///
-/// libmicrohttpd calls the access handler several times per request (headers, body pieces,
-/// end of body, and again after a resume); this object carries what those calls share.
-/// The connection's own thread touches the reading fields; `phase` is shared with whichever
-/// thread answers, so it sits behind a lock.
-final class Exchange: @unchecked Sendable {
-    enum Phase {
-        /// Headers and body still arriving.
-        case reading
-        /// The handler is running on the connection's thread.
-        case handling
-        /// The handler returned without answering; the connection is suspended.
-        case suspended
-        /// An answer arrived for a suspended connection, which was resumed to send it.
-        case resumed
-        /// The answer was queued.
-        case answered
-    }
-
-    let connection: OpaquePointer
+/// libmicrohttpd calls the access handler several times per request (headers, body pieces, end
+/// of body, again after a resume), always on the connection's thread; this object carries what
+/// those calls share. The answer may come from any thread: it arrives through `answer`.
+final class Exchange {
     let rawTarget: String
     let startedAt = ContinuousClock.now
-    unowned let server: ServerCore
+    let answer: ExchangeAnswer
 
-    // Touched only on the connection's thread.
     var headersSeen = false
     var method = ""
     var headers = HTTPHeaders()
@@ -37,96 +22,106 @@ final class Exchange: @unchecked Sendable {
     var status: Int?
     var bytesSent = 0
 
-    private struct Shared {
-        var phase = Phase.reading
-        var answer: HTTPResponse?
-    }
-    private let shared = Mutex(Shared())
-
     init(connection: OpaquePointer, rawTarget: String, server: ServerCore) {
-        self.connection = connection
         self.rawTarget = rawTarget
-        self.server = server
+        self.answer = ExchangeAnswer(connection: connection, server: server)
     }
 
-    /// Called by the connection's thread once the handler has returned: queues the answer if
-    /// there is one, or suspends the connection until `complete` brings it.
+    /// Queues an answer right away (errors found while reading).
+    func answerEarly(_ response: HTTPResponse) {
+        queue(answer.early(response))
+    }
+
+    /// The handler has returned: queues its answer, or leaves the connection suspended.
     func answerOrSuspend() {
-        let answer: HTTPResponse? = shared.withLock { state in
-            if let answer = state.answer {
-                state.phase = .answered
-                return answer
-            }
-            guard server.didSuspend(self) else {
-                // The server is stopping: suspending now would abort it, so answer at once.
-                state.phase = .answered
-                state.answer = ServerCore.stoppingResponse
-                return state.answer
-            }
-            state.phase = .suspended
-            MHD_suspend_connection(connection)
-            return nil
-        }
-        if let answer { queue(answer) }
+        if let response = answer.handlerReturned() { queue(response) }
     }
 
-    /// Called after a resume, on the connection's thread: sends the answer that woke it.
+    /// True when this call of the access handler is the one after a resume; its answer is queued.
     func answerAfterResume() -> Bool {
-        let answer: HTTPResponse? = shared.withLock { state in
-            guard state.phase == .resumed, let answer = state.answer else { return nil }
-            state.phase = .answered
-            return answer
-        }
-        guard let answer else { return false }
-        queue(answer)
-        return true
-    }
-
-    func beginHandling() {
-        shared.withLock { $0.phase = .handling }
-    }
-
-    var isReading: Bool {
-        shared.withLock { $0.phase == .reading }
-    }
-
-    /// Delivers the answer, from any thread. The first answer wins; a late one is dropped.
-    func complete(with response: HTTPResponse) {
-        shared.withLock { state in
-            guard state.answer == nil else { return }
-            switch state.phase {
-            case .reading, .handling:
-                state.answer = response
-            case .suspended:
-                state.answer = response
-                state.phase = .resumed
-                server.didResume(self)
-                MHD_resume_connection(connection)
-            case .resumed, .answered:
-                break
-            }
-        }
-    }
-
-    /// Queues an answer right away, on the connection's thread (errors found while reading).
-    func queueNow(_ response: HTTPResponse) {
-        shared.withLock { state in
-            state.answer = response
-            state.phase = .answered
-        }
+        guard let response = answer.resumeArrived() else { return false }
         queue(response)
+        return true
     }
 
     private func queue(_ response: HTTPResponse) {
         status = response.status
         // HEAD and 304 answers state the body's length but send no body.
         bytesSent = method == "HEAD" || response.status == 304 ? 0 : response.body.count
+        answer.connection.queue(response)
+    }
+}
+
+/// Where the answer to one exchange arrives, from any thread. Holds the request's life
+/// (`ExchangeState`) behind a lock and makes the C calls its actions ask for after releasing it.
+final class ExchangeAnswer: Sendable {
+    let connection: Connection
+    let server: ServerCore
+    private let state = Mutex(ExchangeState())
+
+    init(connection: OpaquePointer, server: ServerCore) {
+        self.connection = Connection(pointer: connection)
+        self.server = server
+    }
+
+    var isReading: Bool { state.withLock { $0.isReading } }
+
+    func handlerStarted() {
+        state.withLock { $0.handlerStarted() }
+    }
+
+    /// Delivers the answer, from any thread. The first answer wins; a late one is dropped.
+    func complete(with response: HTTPResponse) {
+        perform(state.withLock { $0.complete(with: response) })
+    }
+
+    // The rest runs on the connection's thread; what they return is queued by `Exchange`.
+
+    fileprivate func early(_ response: HTTPResponse) -> HTTPResponse {
+        state.withLock { $0.answerEarly(response) }.response!
+    }
+
+    fileprivate func handlerReturned() -> HTTPResponse? {
+        let action = state.withLock { $0.handlerReturned() }
+        guard case .suspend = action else { return action.response }
+        guard server.registerSuspension(self) else {
+            return state.withLock { $0.suspensionRefused(stoppingAnswer: ServerCore.stoppingResponse) }.response
+        }
+        MHD_suspend_connection(connection.pointer)
+        perform(state.withLock { $0.suspended() })
+        return nil
+    }
+
+    fileprivate func resumeArrived() -> HTTPResponse? {
+        state.withLock { $0.resumeArrived() }?.response
+    }
+
+    private func perform(_ action: ExchangeState.Action) {
+        guard case .resume = action else { return }
+        server.unregisterSuspension(self)
+        MHD_resume_connection(connection.pointer)
+    }
+}
+
+/// A libmicrohttpd connection. Any thread may resume it; answers are queued on its own thread.
+struct Connection: @unchecked Sendable {
+    let pointer: OpaquePointer
+
+    func queue(_ response: HTTPResponse) {
         if let prepared = response.prepared {
-            _ = MHD_queue_response(connection, UInt32(response.status), prepared.handle)
+            _ = MHD_queue_response(pointer, UInt32(response.status), prepared.handle)
         } else {
             let handle = MHDResponseBuilder.make(response)
-            _ = MHD_queue_response(connection, UInt32(response.status), handle)
+            _ = MHD_queue_response(pointer, UInt32(response.status), handle)
             MHD_destroy_response(handle)
         }
+    }
+}
+
+extension ExchangeState.Action {
+    /// The answer to queue, for `.queue`.
+    var response: HTTPResponse? {
+        if case .queue(let response) = self { return response }
+        return nil
     }
 }

@@ -9,7 +9,7 @@ import Synchronization
 /// `threads` epoll loops of its own; handlers run on those threads, so they must not block
 /// for long: a slow answer should use the `Responder` later instead.
 public final class HTTPServer: Sendable {
-    private let core: ServerCore
+    let core: ServerCore
     /// The port the server listens on (the one the system chose when 0 was asked for).
     public let port: UInt16
 
@@ -34,6 +34,11 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// A server let go without `stop()` stops now: libmicrohttpd's threads must not outlive it.
+    deinit {
+        core.stop()
+    }
+
     /// Requests received and not yet finished.
     public var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
 
@@ -44,26 +49,40 @@ public final class HTTPServer: Sendable {
     }
 }
 
-/// The state libmicrohttpd's C callbacks reach through their context pointer.
-final class ServerCore: @unchecked Sendable {
+/// The state libmicrohttpd's C callbacks reach through their context pointer. The daemon holds
+/// a reference to it (taken at start, given back once the daemon has stopped), so no callback
+/// can reach a freed object.
+final class ServerCore: Sendable {
     let configuration: ServerConfiguration
     let handler: HTTPHandler
     let inFlight = Atomic<Int>(0)
-    /// Suspended exchanges; `closed` once `stop` has answered them, after which none may suspend.
-    private let suspended = Mutex<(closed: Bool, exchanges: [ObjectIdentifier: Exchange])>((false, [:]))
-    private let daemon = Mutex<DaemonHandle?>(nil)
-    private let listeningSocket = Mutex<Int32>(-1)
+    /// Exchanges waiting suspended; `closed` once the stop has answered them, after which none
+    /// may suspend (libmicrohttpd aborts if it stops with a suspended connection).
+    private let suspended = Mutex<(closed: Bool, exchanges: [ObjectIdentifier: ExchangeAnswer])>((false, [:]))
+    private let running = Mutex<RunningDaemon?>(nil)
+    private let stopSequence: Mutex<StopSequence>
     /// The whole-request deadline; nil when connections may stay forever (timeout 0).
     let deadlines: ReadDeadlines?
+
+    /// What exists only while libmicrohttpd runs.
+    private struct RunningDaemon: @unchecked Sendable {
+        // @unchecked: libmicrohttpd lets any thread quiesce and stop its daemon.
+        let daemon: OpaquePointer
+        let listeningSocket: Int32
+        /// The daemon's reference to this object.
+        let context: Unmanaged<ServerCore>
+    }
 
     init(configuration: ServerConfiguration, handler: @escaping HTTPHandler) {
         self.configuration = configuration
         self.handler = handler
         self.deadlines = configuration.connectionTimeout > 0 ? ReadDeadlines(limit: configuration.connectionTimeout) : nil
+        self.stopSequence = Mutex(StopSequence(gracePeriod: configuration.stopGracePeriod))
     }
 
     func start(listeningSocket fd: Int32, isIPv6: Bool) -> Bool {
-        let context = Unmanaged.passUnretained(self).toOpaque()
+        let context = Unmanaged.passRetained(self)
+        let pointer = context.toOpaque()
         var options: [MHD_OptionItem] = [
             option(.LISTEN_SOCKET, Int(fd)),
             option(.THREAD_POOL_SIZE, configuration.threads),
@@ -72,10 +91,10 @@ final class ServerCore: @unchecked Sendable {
             option(.CONNECTION_MEMORY_LIMIT, configuration.connectionMemoryLimit),
             // Hand the raw target to RequestTarget: libmicrohttpd's own unescaping would turn
             // %2F into a separator and hide malformed escapes.
-            option(.UNESCAPE_CALLBACK, function: unsafeBitCast(keepEscapes, to: UnsafeMutableRawPointer.self), context),
-            option(.URI_LOG_CALLBACK, function: unsafeBitCast(requestBegan, to: UnsafeMutableRawPointer.self), context),
-            option(.NOTIFY_COMPLETED, function: unsafeBitCast(requestEnded, to: UnsafeMutableRawPointer.self), context),
-            option(.NOTIFY_CONNECTION, function: unsafeBitCast(connectionChanged, to: UnsafeMutableRawPointer.self), context),
+            option(.UNESCAPE_CALLBACK, function: unsafeBitCast(keepEscapes, to: UnsafeMutableRawPointer.self), pointer),
+            option(.URI_LOG_CALLBACK, function: unsafeBitCast(requestBegan, to: UnsafeMutableRawPointer.self), pointer),
+            option(.NOTIFY_COMPLETED, function: unsafeBitCast(requestEnded, to: UnsafeMutableRawPointer.self), pointer),
+            option(.NOTIFY_CONNECTION, function: unsafeBitCast(connectionChanged, to: UnsafeMutableRawPointer.self), pointer),
             MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
         ]
         var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue
@@ -83,47 +102,60 @@ final class ServerCore: @unchecked Sendable {
         if isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         let started = options.withUnsafeMutableBufferPointer { items in
             withVaList([MHD_OPTION.ARRAY.rawValue, items.baseAddress!, MHD_OPTION.END.rawValue]) { arguments in
-                MHD_start_daemon_va(flags, 0, nil, nil, handleAccess, context, arguments)
+                MHD_start_daemon_va(flags, 0, nil, nil, handleAccess, pointer, arguments)
             }
         }
-        guard let started else { return false }
-        let handle = DaemonHandle(pointer: started)
-        daemon.withLock { $0 = handle }
-        listeningSocket.withLock { $0 = fd }
+        guard let started else {
+            context.release()
+            return false
+        }
+        // Started only now, so a failed start leaves no sweeper thread behind.
+        deadlines?.start()
+        running.withLock { $0 = RunningDaemon(daemon: started, listeningSocket: fd, context: context) }
         return true
     }
 
+    /// Where the stop sequence is (for tests that wait on it).
+    var stopPhase: StopSequence.Phase { stopSequence.withLock { $0.phase } }
+
+    /// Carries out the `StopSequence`, measuring its periods on the configured clock.
     func stop() {
-        guard let running = daemon.withLock({ current -> DaemonHandle? in
-            defer { current = nil }
-            return current
-        })?.pointer else { return }
+        let clock = configuration.clock
+        guard stopSequence.withLock({ $0.begin(now: clock.now()) }) == .quiesce,
+              let daemon = running.withLock({ $0 }) else { return }
         // Stop accepting; libmicrohttpd gives the listening socket back to close.
-        let fd = MHD_quiesce_daemon(running)
-        let clock = ContinuousClock()
-        let deadline = clock.now + configuration.stopGracePeriod
-        while inFlight.load(ordering: .relaxed) > 0 && clock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.01)
+        let quiesced = MHD_quiesce_daemon(daemon.daemon)
+        while true {
+            let inFlight = inFlight.load(ordering: .relaxed)
+            switch stopSequence.withLock({ $0.step(now: clock.now(), inFlight: inFlight) }) {
+            case .wait:
+                Thread.sleep(forTimeInterval: 0.005)
+            case .answerWaiting:
+                answerSuspended()
+            case .stopThreads:
+                MHD_stop_daemon(daemon.daemon)
+                deadlines?.stop()
+                if quiesced >= 0 { close(quiesced) }
+                if daemon.listeningSocket >= 0 && daemon.listeningSocket != quiesced { close(daemon.listeningSocket) }
+                running.withLock { $0 = nil }
+                daemon.context.release()
+                return
+            case .quiesce, .none:
+                return
+            }
         }
-        // Stopping the daemon with a suspended connection aborts the process: resume them all.
-        // A request arriving on a kept-alive connection from now on is answered 503 at once.
+    }
+
+    /// Answers every suspended request with 503 and refuses suspensions from now on; a request
+    /// arriving on a kept-alive connection is then answered 503 at once.
+    private func answerSuspended() {
         let waiting = suspended.withLock { state in
             state.closed = true
             return Array(state.exchanges.values)
         }
-        for exchange in waiting {
-            exchange.complete(with: Self.stoppingResponse)
+        for answer in waiting {
+            answer.complete(with: Self.stoppingResponse)
         }
-        // A short while for the resumed answers (and any others) to go out before the threads stop.
-        let flushDeadline = clock.now + .milliseconds(200)
-        while inFlight.load(ordering: .relaxed) > 0 && clock.now < flushDeadline {
-            Thread.sleep(forTimeInterval: 0.005)
-        }
-        MHD_stop_daemon(running)
-        deadlines?.stop()
-        if fd >= 0 { close(fd) }
-        let original = listeningSocket.withLock { $0 }
-        if original >= 0 && original != fd { close(original) }
     }
 
     /// The answer for requests still waiting when the server stops.
@@ -134,18 +166,17 @@ final class ServerCore: @unchecked Sendable {
                        headers: headers).response
     }
 
-    /// Records a suspension; false once `stop` has answered the suspended requests, because
-    /// libmicrohttpd aborts the process if the daemon stops with a connection still suspended.
-    func didSuspend(_ exchange: Exchange) -> Bool {
+    /// Records an exchange about to suspend; false once the stop has answered the waiting ones.
+    func registerSuspension(_ answer: ExchangeAnswer) -> Bool {
         suspended.withLock { state in
             guard !state.closed else { return false }
-            state.exchanges[ObjectIdentifier(exchange)] = exchange
+            state.exchanges[ObjectIdentifier(answer)] = answer
             return true
         }
     }
 
-    func didResume(_ exchange: Exchange) {
-        suspended.withLock { $0.exchanges[ObjectIdentifier(exchange)] = nil }
+    func unregisterSuspension(_ answer: ExchangeAnswer) {
+        _ = suspended.withLock { $0.exchanges.removeValue(forKey: ObjectIdentifier(answer)) }
     }
 
     private func option(_ name: MHD_OPTION, _ value: Int) -> MHD_OptionItem {
@@ -157,11 +188,6 @@ final class ServerCore: @unchecked Sendable {
     private func option(_ name: MHD_OPTION, function: UnsafeMutableRawPointer, _ context: UnsafeMutableRawPointer) -> MHD_OptionItem {
         MHD_OptionItem(option: name, value: Int(bitPattern: function), ptr_value: context)
     }
-}
-
-/// The daemon pointer, which libmicrohttpd lets any thread use for quiesce and stop.
-struct DaemonHandle: @unchecked Sendable {
-    let pointer: OpaquePointer
 }
 
 // MARK: - libmicrohttpd callbacks
@@ -236,22 +262,22 @@ private let handleAccess: @convention(c) (UnsafeMutableRawPointer?, OpaquePointe
             // Refuse before reading: the connection closes after the answer, so the unread
             // body never gets parsed as the next request.
             ReadDeadlines.stopReading(connection)
-            exchange.queueNow(Problem.contentTooLarge(limit: limit).response)
+            exchange.answerEarly(Problem.contentTooLarge(limit: limit).response)
         } else if let problem = unsupportedTransferCoding(exchange.headers.values(for: "Transfer-Encoding")) {
             // libmicrohttpd frames only `chunked`; with any other coding it waits for a body
             // whose end it cannot find. Refuse now, before reading (RFC 9112, section 6.3).
             ReadDeadlines.stopReading(connection)
-            exchange.queueNow(problem.response)
+            exchange.answerEarly(problem.response)
         } else if !exchange.headers.contains("Host"), let version, strcmp(version, "HTTP/1.1") == 0 {
             // RFC 9112, section 3.2: an HTTP/1.1 request without Host is answered 400.
             ReadDeadlines.stopReading(connection)
-            exchange.queueNow(Problem.badRequest("An HTTP/1.1 request must have a Host header.").response)
+            exchange.answerEarly(Problem.badRequest("An HTTP/1.1 request must have a Host header.").response)
         }
         return .YES
     }
 
     if uploadSize.pointee > 0 {
-        if exchange.isReading && !exchange.bodyTooLarge {
+        if exchange.answer.isReading && !exchange.bodyTooLarge {
             if exchange.body.count + uploadSize.pointee > limit {
                 // libmicrohttpd refuses a response queued in the middle of the body, so the
                 // rest is read and dropped, and the 413 goes out once the request is complete.
@@ -268,21 +294,21 @@ private let handleAccess: @convention(c) (UnsafeMutableRawPointer?, OpaquePointe
     }
 
     if exchange.answerAfterResume() { return .YES }
-    guard exchange.isReading else { return .YES }
+    guard exchange.answer.isReading else { return .YES }
     ReadDeadlines.stopReading(connection)
     if exchange.bodyTooLarge {
-        exchange.queueNow(Problem.contentTooLarge(limit: limit).response)
+        exchange.answerEarly(Problem.contentTooLarge(limit: limit).response)
         return .YES
     }
 
-    exchange.beginHandling()
+    exchange.answer.handlerStarted()
     switch RequestTarget.parse(exchange.rawTarget) {
     case .success(let target):
         let request = HTTPRequest(method: exchange.method, target: target, headers: exchange.headers, body: exchange.body)
         exchange.body = []
-        core.handler(request, Responder(exchange: exchange))
+        core.handler(request, Responder(exchange.answer))
     case .failure(let failure):
-        exchange.complete(with: Problem.badRequest("The request target is malformed (\(failure)).").response)
+        exchange.answer.complete(with: Problem.badRequest("The request target is malformed (\(failure)).").response)
     }
     exchange.answerOrSuspend()
     return .YES

@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// A connection's clock lives in its socket context and is set with atomics, so requests take no
 /// lock; the lock guards only the list of open connections, which the sweeper walks.
-final class ReadDeadlines: @unchecked Sendable {
+final class ReadDeadlines: Sendable {
     /// One open connection: its socket, and since when it has been reading (0: not reading).
     final class Clock: Sendable {
         let fd: Int32
@@ -29,6 +29,10 @@ final class ReadDeadlines: @unchecked Sendable {
 
     init(limit seconds: UInt32) {
         limitNanoseconds = UInt64(seconds) * 1_000_000_000
+    }
+
+    /// Starts the sweeper thread; `stop()` ends it.
+    func start() {
         let thread = Thread { [self] in sweep() }
         thread.name = "pulldown.read-deadlines"
         thread.start()

@@ -11,8 +11,8 @@ public struct Responder: Sendable {
         self.deliver = deliver
     }
 
-    init(exchange: Exchange) {
-        self.deliver = { exchange.complete(with: $0) }
+    init(_ answer: ExchangeAnswer) {
+        self.deliver = { answer.complete(with: $0) }
     }
 
     public func send(_ response: HTTPResponse) {

@@ -24,6 +24,8 @@ public struct ServerConfiguration: Sendable {
     public var maxBodySize = 64 * 1024
     /// How long a stop waits for in-flight requests before answering the rest with 503.
     public var stopGracePeriod: Duration = .milliseconds(600)
+    /// The time the stop's grace period is measured on (tests move a `ManualServerClock`).
+    public var clock: any ServerClock = SystemServerClock()
     /// One line per request on standard error.
     public var accessLog = true
     public var listenBacklog: Int32 = 1024

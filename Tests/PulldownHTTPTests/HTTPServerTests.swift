@@ -5,13 +5,33 @@ import XCTest
 @testable import PulldownHTTP
 
 final class HTTPServerTests: XCTestCase {
-    private func configuration(grace: Duration = .milliseconds(600)) -> ServerConfiguration {
+    private func configuration(grace: Duration = .milliseconds(600), clock: any ServerClock = SystemServerClock()) -> ServerConfiguration {
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.threads = 2
         configuration.accessLog = false
         configuration.stopGracePeriod = grace
+        configuration.clock = clock
         return configuration
+    }
+
+    /// Stops `server` on a thread of its own; the semaphore is signalled when `stop()` returned.
+    private func stopInBackground(_ server: HTTPServer) -> DispatchSemaphore {
+        let stopped = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            server.stop()
+            stopped.signal()
+        }
+        return stopped
+    }
+
+    /// Waits (a bounded while) until `condition` holds: for a state another thread moves.
+    private func waitUntil(_ what: String, _ condition: () -> Bool) {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { return XCTFail("timed out waiting until \(what)") }
+            Thread.sleep(forTimeInterval: 0.001)
+        }
     }
 
     func testPortZeroGetsARealPortAndAnswers() throws {
@@ -31,34 +51,38 @@ final class HTTPServerTests: XCTestCase {
     }
 
     func testHandlerMayAnswerLaterFromAnotherThread() throws {
-        let answeringThread = Mutex<Bool?>(nil)
-        let server = try HTTPServer(configuration: configuration()) { request, responder in
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(300)) {
-                answeringThread.withLock { $0 = !Thread.isMainThread }
-                responder.send(.text("late \(request.method)"))
-            }
+        let kept = Mutex<Responder?>(nil)
+        let called = DispatchSemaphore(value: 0)
+        let server = try HTTPServer(configuration: configuration()) { _, responder in
+            kept.withLock { $0 = responder }   // returns without answering
+            called.signal()
         }
         defer { server.stop() }
         let client = try RawClient(port: server.port)
-        let started = ContinuousClock.now
         try client.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(called.wait(timeout: .now() + 10), .success)
+        let responder = try XCTUnwrap(kept.withLock { $0 })
+        Thread.detachNewThread { responder.send(.text("late")) }
         let response = try client.readResponse()
         XCTAssertEqual(response.status, 200)
-        XCTAssertEqual(response.text, "late GET")
-        XCTAssertGreaterThanOrEqual(ContinuousClock.now - started, .milliseconds(280))
-        XCTAssertEqual(answeringThread.withLock { $0 }, true)
+        XCTAssertEqual(response.text, "late")
 
         // The connection stays usable after a suspended answer.
         try client.send("GET /again HTTP/1.1\r\nHost: x\r\n\r\n")
-        XCTAssertEqual(try client.readResponse().text, "late GET")
+        XCTAssertEqual(called.wait(timeout: .now() + 10), .success)
+        try XCTUnwrap(kept.withLock { $0 }).send(.text("again"))
+        XCTAssertEqual(try client.readResponse().text, "again")
     }
 
     func testSuspendedRequestsDoNotHoldTheServerThreads() throws {
         var config = configuration()
         config.threads = 1
+        let slowResponder = Mutex<Responder?>(nil)
+        let slowArrived = DispatchSemaphore(value: 0)
         let server = try HTTPServer(configuration: config) { request, responder in
             if request.path == "/slow" {
-                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(800)) { responder.send(.text("slow")) }
+                slowResponder.withLock { $0 = responder }   // answered only when the test says so
+                slowArrived.signal()
             } else {
                 responder.send(.text("fast"))
             }
@@ -66,12 +90,12 @@ final class HTTPServerTests: XCTestCase {
         defer { server.stop() }
         let slow = try RawClient(port: server.port)
         try slow.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
-        Thread.sleep(forTimeInterval: 0.05)
+        XCTAssertEqual(slowArrived.wait(timeout: .now() + 10), .success)
+        // One thread, and the slow request has no answer yet: the fast one is served anyway.
         let fast = try RawClient(port: server.port)
-        let started = ContinuousClock.now
         try fast.send("GET /fast HTTP/1.1\r\nHost: x\r\n\r\n")
         XCTAssertEqual(try fast.readResponse().text, "fast")
-        XCTAssertLessThan(ContinuousClock.now - started, .milliseconds(500), "one thread, yet the fast request did not wait")
+        try XCTUnwrap(slowResponder.withLock { $0 }).send(.text("slow"))
         XCTAssertEqual(try slow.readResponse().text, "slow")
     }
 
@@ -137,28 +161,28 @@ final class HTTPServerTests: XCTestCase {
         XCTAssertEqual(calls.load(ordering: .relaxed), 0)
     }
 
-    func testStopWhileARequestIsSuspendedReturnsPromptlyAndAnswers503() throws {
+    func testStopAnswersASuspendedRequest503OnceTheGracePeriodHasPassed() throws {
+        let clock = ManualServerClock()
         let waiting = DispatchSemaphore(value: 0)
         let kept = Mutex<[Responder]>([])
-        let server = try HTTPServer(configuration: configuration()) { _, responder in
+        let server = try HTTPServer(configuration: configuration(clock: clock)) { _, responder in
             kept.withLock { $0.append(responder) }   // never answered by the handler
             waiting.signal()
         }
         let client = try RawClient(port: server.port)
         try client.send("GET /forever HTTP/1.1\r\nHost: x\r\n\r\n")
-        XCTAssertEqual(waiting.wait(timeout: .now() + 5), .success)
-        Thread.sleep(forTimeInterval: 0.05)
+        XCTAssertEqual(waiting.wait(timeout: .now() + 10), .success)
         XCTAssertEqual(server.requestsInFlight, 1)
 
-        let started = ContinuousClock.now
-        server.stop()
-        let took = ContinuousClock.now - started
-        XCTAssertLessThan(took, .milliseconds(1000), "stop took \(took)")
+        let stopped = stopInBackground(server)
+        waitUntil("the stop drains") { server.core.stopPhase != .running }
+        clock.advance(by: .milliseconds(600))   // the grace period passes, on the server's clock
 
         let response = try client.readResponse()
         XCTAssertEqual(response.status, 503)
         XCTAssertEqual(response.header("Retry-After"), "1")
         XCTAssertEqual(response.header("Content-Type"), "application/problem+json")
+        XCTAssertEqual(stopped.wait(timeout: .now() + 10), .success, "stop returned once nothing was in flight")
 
         // A late answer after the stop is dropped, not a crash.
         kept.withLock { $0.first?.send(.text("too late")) }
@@ -166,8 +190,9 @@ final class HTTPServerTests: XCTestCase {
     }
 
     func testRequestSuspendedAfterStopAnsweredTheWaitingOnesGets503InsteadOfAnAbort() throws {
+        let clock = ManualServerClock()
         let kept = Mutex<[Responder]>([])
-        let server = try HTTPServer(configuration: configuration(grace: .milliseconds(100))) { request, responder in
+        let server = try HTTPServer(configuration: configuration(grace: .milliseconds(100), clock: clock)) { request, responder in
             if request.path == "/healthz" {
                 responder.send(.text("ok"))
             } else {
@@ -179,38 +204,57 @@ final class HTTPServerTests: XCTestCase {
         let idle = try RawClient(port: server.port)
         try idle.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         XCTAssertEqual(try idle.readResponse().status, 200)
-        // A body still arriving keeps a request in flight, so stop lingers after the grace period.
+        // A body still arriving keeps a request in flight, so the stop stays in its flush phase
+        // until the server's clock passes it.
         let slowBody = try RawClient(port: server.port)
         try slowBody.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nx")
-        Thread.sleep(forTimeInterval: 0.05)
+        waitUntil("all three requests are in flight") { kept.withLock { $0.count } == 1 && server.requestsInFlight == 2 }
 
-        let stopped = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            server.stop()
-            stopped.signal()
-        }
-        Thread.sleep(forTimeInterval: 0.16)   // past the grace period: the waiting request got its 503
+        let stopped = stopInBackground(server)
+        waitUntil("the stop drains") { server.core.stopPhase != .running }
+        clock.advance(by: .milliseconds(100))
+        XCTAssertEqual(try waiting.readResponse().status, 503, "the waiting request is answered after the grace period")
+        guard case .flushing = server.core.stopPhase else { return XCTFail("not flushing: \(server.core.stopPhase)") }
+
+        // A new request on a kept-alive connection would suspend now; it is answered 503 instead.
         try idle.send("GET /late HTTP/1.1\r\nHost: x\r\n\r\n")
-        XCTAssertEqual(stopped.wait(timeout: .now() + 5), .success, "stop returned")
-        XCTAssertEqual(try waiting.readResponse().status, 503)
-        if let late = try? idle.readResponse() {
-            XCTAssertEqual(late.status, 503)
-        }
+        XCTAssertEqual(try idle.readResponse().status, 503)
+        clock.advance(by: .milliseconds(200))
+        XCTAssertEqual(stopped.wait(timeout: .now() + 10), .success, "stop returned after the flush period")
     }
 
     func testStopWaitsForARequestThatFinishesWithinTheGracePeriod() throws {
+        let clock = ManualServerClock()
         let waiting = DispatchSemaphore(value: 0)
-        let server = try HTTPServer(configuration: configuration(grace: .milliseconds(800))) { _, responder in
+        let kept = Mutex<Responder?>(nil)
+        let server = try HTTPServer(configuration: configuration(grace: .milliseconds(800), clock: clock)) { _, responder in
+            kept.withLock { $0 = responder }
             waiting.signal()
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(200)) { responder.send(.text("finished")) }
         }
         let client = try RawClient(port: server.port)
         try client.send("GET /soon HTTP/1.1\r\nHost: x\r\n\r\n")
-        XCTAssertEqual(waiting.wait(timeout: .now() + 5), .success)
-        server.stop()
+        XCTAssertEqual(waiting.wait(timeout: .now() + 10), .success)
+        let stopped = stopInBackground(server)
+        waitUntil("the stop drains") { server.core.stopPhase != .running }
+        // The server's clock stands still: the answer comes within the grace period, however
+        // long this machine takes to get here.
+        try XCTUnwrap(kept.withLock { $0 }).send(.text("finished"))
         let response = try client.readResponse()
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(response.text, "finished")
+        XCTAssertEqual(stopped.wait(timeout: .now() + 10), .success)
+    }
+
+    func testAServerLetGoWithoutStopStopsItsThreads() throws {
+        var port: UInt16 = 0
+        do {
+            let server = try HTTPServer(configuration: configuration()) { _, responder in responder.send(.text("x")) }
+            port = server.port
+            let client = try RawClient(port: port)
+            try client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            XCTAssertEqual(try client.readResponse().text, "x")
+        }
+        XCTAssertThrowsError(try RawClient(port: port), "nothing listens once the server is gone")
     }
 
     func testStopClosesTheListeningSocket() throws {

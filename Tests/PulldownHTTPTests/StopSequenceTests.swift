@@ -1,0 +1,40 @@
+import XCTest
+@testable import PulldownHTTP
+
+/// The stop's steps at chosen times, without a server.
+final class StopSequenceTests: XCTestCase {
+    private let start = ContinuousClock.now
+
+    func testNothingInFlightStopsAtOnce() {
+        var stop = StopSequence(gracePeriod: .milliseconds(600))
+        XCTAssertEqual(stop.begin(now: start), .quiesce)
+        XCTAssertEqual(stop.step(now: start, inFlight: 0), .answerWaiting)
+        XCTAssertEqual(stop.step(now: start, inFlight: 0), .stopThreads)
+        XCTAssertEqual(stop.phase, .stopped)
+        XCTAssertEqual(stop.step(now: start, inFlight: 0), .none)
+    }
+
+    func testInFlightRequestsGetTheGracePeriodThenTheWaitingAreAnswered() {
+        var stop = StopSequence(gracePeriod: .milliseconds(600), flushPeriod: .milliseconds(200))
+        _ = stop.begin(now: start)
+        XCTAssertEqual(stop.step(now: start + .milliseconds(599), inFlight: 3), .wait)
+        XCTAssertEqual(stop.step(now: start + .milliseconds(600), inFlight: 3), .answerWaiting)
+        // The answers get the flush period to go out, then the threads stop regardless.
+        XCTAssertEqual(stop.step(now: start + .milliseconds(799), inFlight: 1), .wait)
+        XCTAssertEqual(stop.step(now: start + .milliseconds(800), inFlight: 1), .stopThreads)
+    }
+
+    func testRequestsFinishingWithinTheGracePeriodEndItEarly() {
+        var stop = StopSequence(gracePeriod: .seconds(10))
+        _ = stop.begin(now: start)
+        XCTAssertEqual(stop.step(now: start + .milliseconds(5), inFlight: 1), .wait)
+        XCTAssertEqual(stop.step(now: start + .milliseconds(6), inFlight: 0), .answerWaiting)
+        XCTAssertEqual(stop.step(now: start + .milliseconds(7), inFlight: 0), .stopThreads)
+    }
+
+    func testASecondStopDoesNothing() {
+        var stop = StopSequence(gracePeriod: .milliseconds(600))
+        XCTAssertEqual(stop.begin(now: start), .quiesce)
+        XCTAssertEqual(stop.begin(now: start), .none)
+    }
+}
