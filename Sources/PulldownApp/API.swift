@@ -44,9 +44,17 @@ struct API: Sendable {
             return Problem.badRequest("Some fields are invalid.",
                                       invalidParams: fields.map { .init(name: $0.name, reason: $0.reason) }).response
         } catch {
-            return Problem(status: 503, title: "Service Unavailable", detail: "The store did not answer: \(error)",
-                           headers: HTTPHeaders([("Retry-After", "1")])).response
+            return storeFailure(error)
         }
+    }
+
+    /// The 503 for a store that did not answer. The reason names the database (a path, a host),
+    /// which is the operator's business, not the client's: it goes to the server's log only.
+    private static func storeFailure(_ error: any Error) -> HTTPResponse {
+        ErrorLog.write("store error: \(error)")
+        return Problem(status: 503, title: "Service Unavailable",
+                       detail: "The store did not answer. Try again in a moment.",
+                       headers: HTTPHeaders([("Retry-After", "1")])).response
     }
 
     // MARK: GET /api/items

@@ -187,7 +187,7 @@ final class PostgresStoreTests: XCTestCase {
         XCTAssertEqual(try feed.addItem(NewItem(title: "Still fine", body: "")).id, 4)
     }
 
-    private func waitFor(_ what: String, timeout: TimeInterval = 5, _ condition: () -> Bool) {
+    private func waitFor(_ what: String, timeout: TimeInterval = 30, _ condition: () -> Bool) {
         let deadline = Date().addingTimeInterval(timeout)
         while !condition() {
             guard Date() < deadline else { return XCTFail("timed out: \(what)") }
