@@ -9,28 +9,19 @@ struct API: Sendable {
     let pageSize: Int
     let newestPages = NewestPageCache()
 
-    /// The routes under /api/. `/api/items/{id}` and unknown paths go to `unrouted`.
-    func router() -> Router {
-        var router = Router(fallback: { request in self.unrouted(request) })
+    /// The API's routes, added to the server's one router.
+    func addRoutes(to router: inout Router) {
         router.get("/api/items") { request in self.items(request) }
         router.post("/api/items") { request in self.addItem(request) }
+        router.get("/api/items/{id}") { request in self.item(request) }
         router.add("POST", "/api/refresh", answeringLater: { request, responder in self.refresh(request, responder) })
         router.get("/api/session") { request in self.session(request) }
         router.get("/api/openapi.json") { _ in OpenAPIDocument.response }
-        return router
     }
 
-    /// `/api/items/{id}` (the `Location` of a new item), else 404.
-    private func unrouted(_ request: HTTPRequest) -> HTTPResponse {
-        let segments = request.target.segments
-        if segments.count == 3, segments[1] == "items", !segments[2].isEmpty,
-           segments[2].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let id = Int64(segments[2]) {
-            guard request.method == "GET" || request.method == "HEAD" else {
-                return Problem.methodNotAllowed(request.method, allowed: ["GET", "HEAD"]).response
-            }
-            return item(request, id: id)
-        }
-        return Problem.notFound("There is no API endpoint at \(request.path); see /api/openapi.json.").response
+    /// Any other path under /api/.
+    static func notFound(_ request: HTTPRequest) -> HTTPResponse {
+        Problem.notFound("There is no API endpoint at \(request.path); see /api/openapi.json.").response
     }
 
     /// Runs `body`, turning a thrown problem into its response and any other error into a 503:
@@ -108,8 +99,13 @@ struct API: Sendable {
 
     // MARK: GET /api/items/{id}
 
-    func item(_ request: HTTPRequest, id: Int64) -> HTTPResponse {
-        Self.answer {
+    func item(_ request: HTTPRequest) -> HTTPResponse {
+        // Decimal digits only, like the cursors; anything else names no item.
+        guard let text = request.pathParameters["id"], text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+              let id = Int64(text) else {
+            return Self.notFound(request)
+        }
+        return Self.answer {
             let page = try feed.page(before: id == Int64.max ? id : id + 1, limit: 1)
             guard let item = page.items.first, item.id == id else {
                 throw Problem.notFound("There is no item \(id).")

@@ -67,38 +67,22 @@ public final class Application: Sendable {
         feed.store.compact()
     }
 
-    /// Splits traffic: `/api/` goes through CORS and the demo knobs to the API router;
-    /// everything else is `/healthz` or a file of the page.
+    /// The server's one router: `/api/` through CORS (when origins are listed) and the demo
+    /// knobs to the API; `/healthz`; everything else is a file of the page.
     static func handler(feed: Feed, tokens: SessionTokens, staticFiles: StaticFiles,
                         configuration: Configuration) -> HTTPHandler {
         let api = API(feed: feed, sessions: SessionResolver(tokens: tokens), pageSize: configuration.pageSize)
-        let apiRouter = api.router()
         let cors = CORS(allowedOrigins: Set(configuration.corsOrigins))
         let knobs = DemoKnobs(delayMilliseconds: configuration.delayMilliseconds,
                               jitterMilliseconds: configuration.jitterMilliseconds,
                               failRate: configuration.failRate)
+        var router = Router(fallback: { request in staticFiles.respond(to: request) })
+        api.addRoutes(to: &router)
+        router.get("/healthz") { _ in api.health() }
         // Without CORS there is nothing to add to an answer, so answers pass through untouched.
-        var decorate: (@Sendable (HTTPRequest, inout HTTPResponse) -> Void)?
-        if cors.isEnabled {
-            decorate = { @Sendable request, response in cors.decorate(&response, for: request) }
-        }
-        let apiHandler = knobs.wrap(apiRouter.handler, decorate: decorate)
-
-        var site = Router(fallback: { request in staticFiles.respond(to: request) })
-        site.get("/healthz") { _ in api.health() }
-        let siteHandler = site.handler
-
-        return { request, responder in
-            if request.path == "/api" || request.path.hasPrefix("/api/") {
-                if cors.isPreflight(request) {
-                    responder.send(cors.preflightResponse(for: request))
-                } else {
-                    apiHandler(request, responder)
-                }
-            } else {
-                siteHandler(request, responder)
-            }
-        }
+        let middleware: [any HTTPMiddleware] = cors.isEnabled ? [cors, knobs] : [knobs]
+        router.scope("/api", middleware: middleware, notFound: API.notFound)
+        return router.handler
     }
 }
 

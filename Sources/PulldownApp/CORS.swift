@@ -1,7 +1,10 @@
 import PulldownHTTP
 
 /// Cross-origin access for the listed origins only, with credentials (the session cookie).
-struct CORS: Sendable {
+///
+/// As middleware it answers preflights itself and adds its headers to every other answer,
+/// injected failures and 404s included.
+struct CORS: HTTPMiddleware {
     let allowedOrigins: Set<String>
 
     static let allowedMethods = "GET, HEAD, POST"
@@ -32,6 +35,15 @@ struct CORS: Sendable {
         response.headers.add("Access-Control-Max-Age", "600")
         addHeaders(to: &response, origin: origin)
         return response
+    }
+
+    func handle(_ request: HTTPRequest, _ responder: Responder, next: @escaping HTTPHandler) {
+        if isPreflight(request) { return responder.send(preflightResponse(for: request)) }
+        next(request, Responder { response in
+            var response = response
+            decorate(&response, for: request)
+            responder.send(response)
+        })
     }
 
     func decorate(_ response: inout HTTPResponse, for request: HTTPRequest) {

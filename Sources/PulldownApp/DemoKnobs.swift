@@ -3,10 +3,10 @@ import PulldownHTTP
 
 /// What front-end developers ask of a fake backend: slow answers and failures on demand.
 ///
-/// Wraps the API handler. A delayed answer holds no server thread: the connection is
-/// suspended and the handler runs on a Dispatch queue when the time is up. An injected
-/// failure is decided before the handler runs, so it never changes anything.
-struct DemoKnobs: Sendable {
+/// Middleware in front of the API. A delayed answer holds no server thread: the connection is
+/// suspended and the request goes on on a Dispatch queue when the time is up. An injected
+/// failure is decided before anything runs, so it never changes anything.
+struct DemoKnobs: HTTPMiddleware {
     var delayMilliseconds = 0
     var jitterMilliseconds = 0
     var failRate = 0.0
@@ -15,37 +15,24 @@ struct DemoKnobs: Sendable {
         429: "Too Many Requests", 500: "Internal Server Error", 503: "Service Unavailable",
     ]
 
-    /// `decorate` finishes every answer, injected failures included (CORS headers, say).
-    func wrap(_ handler: @escaping HTTPHandler,
-              decorate: (@Sendable (HTTPRequest, inout HTTPResponse) -> Void)?) -> HTTPHandler {
-        let knobs = self
-        return { request, original in
-            let responder = decorate.map { decorate in
-                Responder { response in
-                    var response = response
-                    decorate(request, &response)
-                    original.send(response)
-                }
-            } ?? original
-            let plan: Plan
-            do {
-                plan = try knobs.plan(for: request)
-            } catch {
-                responder.send((error as? Problem)?.response ?? Problem.badRequest("\(error)").response)
-                return
-            }
-            let answer: @Sendable () -> Void = {
-                if let failure = plan.failure {
-                    responder.send(failure.response)
-                } else {
-                    handler(request, responder)
-                }
-            }
-            if plan.delayMilliseconds > 0 {
-                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(plan.delayMilliseconds), execute: answer)
+    func handle(_ request: HTTPRequest, _ responder: Responder, next: @escaping HTTPHandler) {
+        let plan: Plan
+        do {
+            plan = try self.plan(for: request)
+        } catch {
+            return responder.send(error.response)
+        }
+        let answer: @Sendable () -> Void = {
+            if let failure = plan.failure {
+                responder.send(failure.response)
             } else {
-                answer()
+                next(request, responder)
             }
+        }
+        if plan.delayMilliseconds > 0 {
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(plan.delayMilliseconds), execute: answer)
+        } else {
+            answer()
         }
     }
 

@@ -5,6 +5,8 @@ public struct HTTPRequest: Sendable {
     public let target: RequestTarget
     public let headers: HTTPHeaders
     public let body: [UInt8]
+    /// The values of the route's `{name}` segments (see `Router`).
+    public internal(set) var pathParameters: [String: String] = [:]
 
     public init(method: String, target: RequestTarget, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.method = method

@@ -1,24 +1,18 @@
 import Dispatch
 import PulldownHTTP
+import Synchronization
 
 extension Router {
     /// The answer to `request`, waiting for it if the route answers later (tests only: a server
-    /// thread uses `handle` and never waits).
+    /// thread never waits).
     func respond(to request: HTTPRequest) -> HTTPResponse {
         let answered = DispatchSemaphore(value: 0)
-        let box = ResponseBox()
-        handle(request, Responder { response in
-            box.set(response)
+        let response = Mutex<HTTPResponse?>(nil)
+        handler(request, Responder { sent in
+            response.withLock { $0 = sent }
             answered.signal()
         })
         answered.wait()
-        return box.get()
+        return response.withLock { $0! }
     }
-}
-
-/// Carries one response from whichever thread answers to the one waiting.
-private final class ResponseBox: @unchecked Sendable {
-    private var response: HTTPResponse?
-    func set(_ value: HTTPResponse) { response = value }
-    func get() -> HTTPResponse { response! }
 }
