@@ -33,7 +33,8 @@ let package = Package(
         // The domain: items, keyset pages, refresh, sessions, the SQLite store, demo data.
         .target(name: "PulldownFeed", dependencies: ["CSQLite", "CLibCrypto", "CLibPQ"]),
         // The JSON API and configuration: HTTP requests in, feed calls, JSON out.
-        .target(name: "PulldownApp", dependencies: ["PulldownHTTP", "PulldownFeed", "CJansson"]),
+        .target(name: "PulldownApp", dependencies: ["PulldownHTTP", "PulldownFeed", "CJansson"],
+                resources: [.copy("Resources/openapi.json")]),
         .executableTarget(name: "pulldown", dependencies: ["PulldownApp"]),
 
         .testTarget(name: "PulldownHTTPTests", dependencies: ["PulldownHTTP"]),

@@ -10,13 +10,13 @@ struct API: Sendable {
     let newestPages = NewestPageCache()
 
     /// The API's routes, added to the server's one router.
-    func addRoutes(to router: inout Router) {
+    func addRoutes(to router: inout Router, openAPI: HTTPResponse) {
         router.get("/api/items") { request in self.items(request) }
         router.post("/api/items") { request in self.addItem(request) }
         router.get("/api/items/{id}") { request in self.item(request) }
         router.add("POST", "/api/refresh", answeringLater: { request, responder in self.refresh(request, responder) })
         router.get("/api/session") { request in self.session(request) }
-        router.get("/api/openapi.json") { _ in OpenAPIDocument.response }
+        router.get("/api/openapi.json") { _ in openAPI }
     }
 
     /// Any other path under /api/.
@@ -75,7 +75,7 @@ struct API: Sendable {
 
     /// A page as JSON with its ETag, `Cache-Control` and `Link` headers.
     func pageResponse(_ page: ItemPage, query: ItemsQuery) -> HTTPResponse {
-        let body = ItemJSON.page(page, limit: query.limit)
+        let body = ResponseJSON.page(page, limit: query.limit)
         var response = HTTPResponse.json(body)
         response.headers.add("ETag", EntityTag.strong(for: body))
         response.headers.add("Cache-Control", "no-cache")
@@ -110,7 +110,7 @@ struct API: Sendable {
             guard let item = page.items.first, item.id == id else {
                 throw Problem.notFound("There is no item \(id).")
             }
-            return HTTPResponse.json(ItemJSON.item(item))
+            return HTTPResponse.json(ResponseJSON.item(item))
         }
     }
 
@@ -135,7 +135,7 @@ struct API: Sendable {
                 throw Problem.badRequest("Some fields are invalid.", invalidParams: invalid)
             }
             let item = try feed.addItem(NewItem(title: title, body: text ?? "", author: author))
-            var response = HTTPResponse.json(ItemJSON.item(item), status: 201)
+            var response = HTTPResponse.json(ResponseJSON.item(item), status: 201)
             response.headers.add("Location", "/api/items/\(item.id)")
             return response
         }
@@ -161,7 +161,7 @@ struct API: Sendable {
         }
         feed.refresh(session: session.id, after: parsed.after, limit: parsed.limit) { result in
             send(Self.answer {
-                var response = HTTPResponse.json(ItemJSON.refresh(try result.get()))
+                var response = HTTPResponse.json(ResponseJSON.refresh(try result.get()))
                 response.headers.add("Cache-Control", "no-store")
                 return response
             })
@@ -194,7 +194,7 @@ struct API: Sendable {
         var response = Self.answer {
             // A new session has nothing stored; reading never creates a row.
             let state = session.isNew ? nil : try feed.session(session.id)
-            var response = HTTPResponse.json(ItemJSON.session(state))
+            var response = HTTPResponse.json(ResponseJSON.session(state))
             response.headers.add("Cache-Control", "no-store")
             return response
         }

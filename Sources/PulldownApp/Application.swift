@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import PulldownFeed
 import PulldownHTTP
+import Synchronization
 
 /// Pulldown assembled: the store, the feed, the page's files and the API behind one server.
 public final class Application: Sendable {
@@ -32,6 +33,9 @@ public final class Application: Sendable {
         } catch {
             throw StartupError(description: error.description)
         }
+        guard let openAPI = OpenAPIDocument.response else {
+            throw StartupError(description: "the OpenAPI document is missing from the program's resources")
+        }
         var feedConfiguration = FeedConfiguration()
         feedConfiguration.defaultPageSize = configuration.pageSize
         feedConfiguration.maxPageSize = Configuration.maxPageSize
@@ -45,7 +49,8 @@ public final class Application: Sendable {
             throw StartupError(description: "cannot prepare the database at \(configuration.databasePath): \(error)")
         }
 
-        let handler = Self.handler(feed: feed, tokens: tokens, staticFiles: staticFiles, configuration: configuration)
+        let handler = Self.handler(feed: feed, tokens: tokens, staticFiles: staticFiles, openAPI: openAPI,
+                                   configuration: configuration)
         do {
             server = try HTTPServer(configuration: configuration.server, handler: handler)
         } catch {
@@ -69,7 +74,7 @@ public final class Application: Sendable {
 
     /// The server's one router: `/api/` through CORS (when origins are listed) and the demo
     /// knobs to the API; `/healthz`; everything else is a file of the page.
-    static func handler(feed: Feed, tokens: SessionTokens, staticFiles: StaticFiles,
+    static func handler(feed: Feed, tokens: SessionTokens, staticFiles: StaticFiles, openAPI: HTTPResponse,
                         configuration: Configuration) -> HTTPHandler {
         let api = API(feed: feed, sessions: SessionResolver(tokens: tokens), pageSize: configuration.pageSize)
         let cors = CORS(allowedOrigins: Set(configuration.corsOrigins))
@@ -77,7 +82,7 @@ public final class Application: Sendable {
                               jitterMilliseconds: configuration.jitterMilliseconds,
                               failRate: configuration.failRate)
         var router = Router(fallback: { request in staticFiles.respond(to: request) })
-        api.addRoutes(to: &router)
+        api.addRoutes(to: &router, openAPI: openAPI)
         router.get("/healthz") { _ in api.health() }
         // Without CORS there is nothing to add to an answer, so answers pass through untouched.
         let middleware: [any HTTPMiddleware] = cors.isEnabled ? [cors, knobs] : [knobs]
@@ -87,8 +92,8 @@ public final class Application: Sendable {
 }
 
 /// Background chores: picking up edits to the page's files, forgetting idle sessions.
-private final class Maintenance: @unchecked Sendable {
-    private let timers: [DispatchSourceTimer]
+private final class Maintenance: Sendable {
+    private let timers: Mutex<[DispatchSourceTimer]>
 
     init(feed: Feed, staticFiles: StaticFiles) {
         let queue = DispatchQueue(label: "pulldown.maintenance", qos: .utility)
@@ -98,11 +103,11 @@ private final class Maintenance: @unchecked Sendable {
         let expire = DispatchSource.makeTimerSource(queue: queue)
         expire.schedule(deadline: .now() + 3600, repeating: 3600)
         expire.setEventHandler { _ = try? feed.expireIdleSessions() }
-        timers = [reload, expire]
-        timers.forEach { $0.resume() }
+        for timer in [reload, expire] { timer.resume() }
+        timers = Mutex([reload, expire])
     }
 
     func cancel() {
-        timers.forEach { $0.cancel() }
+        timers.withLock { $0.forEach { $0.cancel() } }
     }
 }

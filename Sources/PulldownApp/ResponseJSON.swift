@@ -1,8 +1,9 @@
 import PulldownFeed
 import PulldownHTTP
 
-/// The JSON shapes of the API, written without reflection.
-enum ItemJSON {
+/// The JSON bodies of the API's answers (an item, a page, a refresh, a session), written
+/// without reflection.
+enum ResponseJSON {
     static func write(_ item: Item, to json: inout JSONWriter) {
         json.beginObject()
         json.key("id"); json.integer(item.id)
