@@ -48,6 +48,7 @@ final class Exchange {
         status = response.status
         // HEAD and 304 answers state the body's length but send no body.
         bytesSent = method == "HEAD" || response.status == 304 ? 0 : response.body.count
+        response.stream?.attach(to: answer.connection, server: answer.server)
         answer.connection.queue(response)
     }
 }

@@ -9,6 +9,8 @@ public struct HTTPResponse: Sendable {
     public var body: [UInt8] { didSet { prepared = nil } }
     /// A response built once and kept (static files, cached pages): sent as is, without copying.
     public private(set) var prepared: PreparedResponse?
+    /// A body written while it is sent, instead of `body` (see `ResponseStream`).
+    public private(set) var stream: ResponseStream?
 
     public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
@@ -23,6 +25,13 @@ public struct HTTPResponse: Sendable {
         self.headers = prepared.headers
         self.body = prepared.body
         self.prepared = prepared
+    }
+
+    /// A response whose body is written later, through `stream`, for as long as it stays open.
+    public static func stream(_ stream: ResponseStream, status: Int = 200, headers: HTTPHeaders) -> HTTPResponse {
+        var response = HTTPResponse(status: status, headers: headers)
+        response.stream = stream
+        return response
     }
 
     /// A body of UTF-8 text with its content type.

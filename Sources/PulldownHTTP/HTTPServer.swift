@@ -59,6 +59,9 @@ final class ServerCore: Sendable {
     /// Exchanges waiting suspended; `closed` once the stop has answered them, after which none
     /// may suspend (libmicrohttpd aborts if it stops with a suspended connection).
     private let suspended = Mutex<(closed: Bool, exchanges: [ObjectIdentifier: ExchangeAnswer])>((false, [:]))
+    /// Open streamed bodies; `closed` once the stop has closed them, after which a new one is
+    /// closed as soon as it is attached.
+    private let streams = Mutex<(closed: Bool, open: [ObjectIdentifier: ResponseStream])>((false, [:]))
     private let running = Mutex<RunningDaemon?>(nil)
     private let stopSequence: Mutex<StopSequence>
     /// The whole-request deadline; nil when connections may stay forever (timeout 0).
@@ -123,8 +126,10 @@ final class ServerCore: Sendable {
         let clock = configuration.clock
         guard stopSequence.withLock({ $0.begin(now: clock.now()) }) == .quiesce,
               let daemon = running.withLock({ $0 }) else { return }
-        // Stop accepting; libmicrohttpd gives the listening socket back to close.
+        // Stop accepting; libmicrohttpd gives the listening socket back to close. Streams never
+        // finish by themselves: they are closed now, not at the end of the grace period.
         let quiesced = MHD_quiesce_daemon(daemon.daemon)
+        closeStreams()
         while true {
             let inFlight = inFlight.load(ordering: .relaxed)
             switch stopSequence.withLock({ $0.step(now: clock.now(), inFlight: inFlight) }) {
@@ -156,6 +161,27 @@ final class ServerCore: Sendable {
         for answer in waiting {
             answer.complete(with: Self.stoppingResponse)
         }
+    }
+
+    private func closeStreams() {
+        let open = streams.withLock { streams in
+            streams.closed = true
+            return Array(streams.open.values)
+        }
+        for stream in open { stream.close() }
+    }
+
+    /// Records an open stream; false once the stop has closed them.
+    func registerStream(_ stream: ResponseStream) -> Bool {
+        streams.withLock { streams in
+            guard !streams.closed else { return false }
+            streams.open[ObjectIdentifier(stream)] = stream
+            return true
+        }
+    }
+
+    func unregisterStream(_ stream: ResponseStream) {
+        _ = streams.withLock { $0.open.removeValue(forKey: ObjectIdentifier(stream)) }
     }
 
     /// The answer for requests still waiting when the server stops.

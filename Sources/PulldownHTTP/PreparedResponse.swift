@@ -26,10 +26,18 @@ public final class PreparedResponse: @unchecked Sendable {
 /// Turns an `HTTPResponse` into a libmicrohttpd response with the standard headers added.
 enum MHDResponseBuilder {
     static func make(_ response: HTTPResponse) -> OpaquePointer {
-        let handle = response.body.withUnsafeBytes { bytes in
-            // MUST_COPY: libmicrohttpd keeps its own copy, so the Swift array may go away.
-            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
-                                            .RESPMEM_MUST_COPY)
+        let handle: OpaquePointer?
+        if let stream = response.stream {
+            // Size unknown (MHD_SIZE_UNKNOWN, a macro Swift cannot see), so the body goes out chunked. The response holds the stream until
+            // libmicrohttpd frees it. Small blocks: a stream holds its block for as long as it lives.
+            handle = MHD_create_response_from_callback(UInt64.max, 2048, readStream,
+                                                       Unmanaged.passRetained(stream).toOpaque(), releaseStream)
+        } else {
+            handle = response.body.withUnsafeBytes { bytes in
+                // MUST_COPY: libmicrohttpd keeps its own copy, so the Swift array may go away.
+                MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
+                                                .RESPMEM_MUST_COPY)
+            }
         }
         guard let handle else { fatalError("libmicrohttpd could not allocate a response") }
         for (name, value) in response.headers {
@@ -44,4 +52,16 @@ enum MHDResponseBuilder {
         }
         return handle
     }
+}
+
+// The content reader and its release, for `ResponseStream` bodies.
+private let readStream: @convention(c) (UnsafeMutableRawPointer?, UInt64, UnsafeMutablePointer<CChar>?, Int) -> Int = { context, _, buffer, max in
+    guard let context else { return MHD_CONTENT_READER_END_WITH_ERROR }
+    let stream = Unmanaged<ResponseStream>.fromOpaque(context).takeUnretainedValue()
+    return stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max))
+}
+
+private let releaseStream: @convention(c) (UnsafeMutableRawPointer?) -> Void = { context in
+    guard let context else { return }
+    Unmanaged<ResponseStream>.fromOpaque(context).takeRetainedValue().ended()
 }

@@ -204,11 +204,13 @@ final class HTTPServerTests: XCTestCase {
         let idle = try RawClient(port: server.port)
         try idle.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         XCTAssertEqual(try idle.readResponse().status, 200)
+        // The answer can reach the client a moment before the server counts its request done.
+        waitUntil("only the waiting request is in flight") { kept.withLock { $0.count } == 1 && server.requestsInFlight == 1 }
         // A body still arriving keeps a request in flight, so the stop stays in its flush phase
         // until the server's clock passes it.
         let slowBody = try RawClient(port: server.port)
         try slowBody.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nx")
-        waitUntil("all three requests are in flight") { kept.withLock { $0.count } == 1 && server.requestsInFlight == 2 }
+        waitUntil("the slow body is in flight too") { server.requestsInFlight == 2 }
 
         let stopped = stopInBackground(server)
         waitUntil("the stop drains") { server.core.stopPhase != .running }
@@ -255,6 +257,85 @@ final class HTTPServerTests: XCTestCase {
             XCTAssertEqual(try client.readResponse().text, "x")
         }
         XCTAssertThrowsError(try RawClient(port: port), "nothing listens once the server is gone")
+    }
+
+    /// The streams a /stream route opened, for the test to write to.
+    private final class OpenedStreams: Sendable {
+        let streams = Mutex<[ResponseStream]>([])
+        let arrived = DispatchSemaphore(value: 0)
+        var first: ResponseStream? { streams.withLock { $0.first } }
+    }
+
+    /// A server whose /stream route opens a stream and hands it to the test.
+    private func streamingServer(clock: any ServerClock = SystemServerClock()) throws -> (HTTPServer, OpenedStreams) {
+        let opened = OpenedStreams()
+        let server = try HTTPServer(configuration: configuration(clock: clock)) { request, responder in
+            if request.path == "/stream" {
+                let stream = ResponseStream()
+                stream.write(Array("first\n".utf8))
+                opened.streams.withLock { $0.append(stream) }
+                responder.send(.stream(stream, headers: HTTPHeaders([("Content-Type", "text/event-stream")])))
+                opened.arrived.signal()
+            } else {
+                responder.send(.text("plain"))
+            }
+        }
+        return (server, opened)
+    }
+
+    func testAStreamSendsWhatIsWrittenWhenItIsWrittenAndEndsWhenClosed() throws {
+        let (server, opened) = try streamingServer()
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        try client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(opened.arrived.wait(timeout: .now() + 10), .success)
+        let head = try client.read(through: "first\n")
+        XCTAssertTrue(head.hasPrefix("HTTP/1.1 200"), head)
+        XCTAssertTrue(head.contains("Transfer-Encoding: chunked"), head)
+        XCTAssertTrue(head.contains("Content-Type: text/event-stream"), head)
+        let stream = try XCTUnwrap(opened.first)
+        // Written from another thread while the connection waits suspended.
+        Thread.detachNewThread { stream.write(Array("second\n".utf8)) }
+        XCTAssertTrue(try client.read(through: "second\n").hasSuffix("second\n"))
+        stream.close()
+        XCTAssertTrue(try client.read(through: "0\r\n\r\n").hasSuffix("0\r\n\r\n"), "the last chunk ends the body")
+        // The connection is kept alive and serves the next request.
+        try client.send("GET /plain HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(try client.readResponse().text, "plain")
+    }
+
+    func testAClientThatLeftIsNoticedAtTheNextWriteAndEndsTheStream() throws {
+        let (server, opened) = try streamingServer()
+        defer { server.stop() }
+        do {
+            let client = try RawClient(port: server.port)
+            try client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+            XCTAssertEqual(opened.arrived.wait(timeout: .now() + 10), .success)
+            _ = try client.read(through: "first\n")
+        }   // the client closes its socket here
+        let stream = try XCTUnwrap(opened.first)
+        let ended = DispatchSemaphore(value: 0)
+        stream.onEnd { ended.signal() }
+        // A suspended connection is not watched: the next writes find the socket gone.
+        let writer = Thread {
+            while ended.wait(timeout: .now() + .milliseconds(50)) == .timedOut { stream.write(Array("ping\n".utf8)) }
+            ended.signal()
+        }
+        writer.start()
+        XCTAssertEqual(ended.wait(timeout: .now() + 10), .success, "the stream ended once the client was gone")
+    }
+
+    func testStopClosesOpenStreamsAtOnceWithoutWaitingForTheGracePeriod() throws {
+        let clock = ManualServerClock()
+        let (server, opened) = try streamingServer(clock: clock)
+        let client = try RawClient(port: server.port)
+        try client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(opened.arrived.wait(timeout: .now() + 10), .success)
+        _ = try client.read(through: "first\n")
+        // The server's clock never moves: the stop can only finish if it ends the stream itself.
+        let stopped = stopInBackground(server)
+        XCTAssertTrue(try client.read(through: "0\r\n\r\n").hasSuffix("0\r\n\r\n"), "the stream was ended cleanly")
+        XCTAssertEqual(stopped.wait(timeout: .now() + 10), .success)
     }
 
     func testStopClosesTheListeningSocket() throws {

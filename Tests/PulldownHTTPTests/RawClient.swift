@@ -95,4 +95,19 @@ final class RawClient {
     func isClosedByServer() -> Bool {
         (try? fill()) == false
     }
+
+    /// Reads until `marker` has arrived and returns everything up to and including it (for
+    /// streamed bodies, whose chunks come whenever the server writes).
+    func read(through marker: String) throws -> String {
+        let needle = Array(marker.utf8)
+        while true {
+            if buffer.count >= needle.count,
+               let start = buffer.indices.dropLast(needle.count - 1).first(where: { Array(buffer[$0..<$0 + needle.count]) == needle }) {
+                let text = String(decoding: buffer[0..<start + needle.count], as: UTF8.self)
+                buffer.removeFirst(start + needle.count)
+                return text
+            }
+            guard try fill() else { throw Failure(description: "connection closed before \(marker)") }
+        }
+    }
 }

@@ -1,0 +1,96 @@
+import CMicroHTTPD
+import Synchronization
+
+/// A response body that is written while it is sent: send `HTTPResponse.stream(_:headers:)`
+/// once, then `write` whenever there is something to say, from any thread, and `close` at the
+/// end. Between writes the connection waits suspended and holds no server thread.
+///
+/// The server closes every open stream when it stops. `onEnd` tells the owner when the body has
+/// ended, because it was closed or because the client went away (a client that leaves is noticed
+/// at the next write, since a suspended connection is not watched).
+public final class ResponseStream: Sendable {
+    private struct Shared {
+        var state: StreamState
+        /// The connection, once the response is queued on it.
+        var connection: Connection?
+        var server: ServerCore?
+        var onEnd: (@Sendable () -> Void)?
+        var hasEnded = false
+    }
+
+    private let shared: Mutex<Shared>
+
+    /// `maxPendingBytes`: how far a slow reader may fall behind before the stream is closed.
+    public init(maxPendingBytes: Int = 256 * 1024) {
+        shared = Mutex(Shared(state: StreamState(maxPendingBytes: maxPendingBytes)))
+    }
+
+    /// Appends bytes to the body. Arrays are shared, not copied: write one event to many streams
+    /// as one array.
+    public func write(_ bytes: [UInt8]) {
+        wake(shared.withLock { ($0.state.write(bytes), $0.connection) })
+    }
+
+    /// Ends the body once what was written has gone out. Later writes are dropped.
+    public func close() {
+        wake(shared.withLock { ($0.state.close(), $0.connection) })
+    }
+
+    public var isClosed: Bool { shared.withLock { $0.state.isClosed } }
+
+    /// Called once, on any thread, when the body has ended; at once if it already has.
+    public func onEnd(_ handler: @escaping @Sendable () -> Void) {
+        let ended = shared.withLock { shared in
+            if !shared.hasEnded { shared.onEnd = handler }
+            return shared.hasEnded
+        }
+        if ended { handler() }
+    }
+
+    private func wake(_ result: (StreamState.Wake, Connection?)) {
+        guard result.0 == .resume, let connection = result.1 else { return }
+        MHD_resume_connection(connection.pointer)
+    }
+
+    // MARK: The server's side
+
+    /// The response was queued on `connection`: from now on writes resume it. A server that is
+    /// stopping closes the stream at once.
+    func attach(to connection: Connection, server: ServerCore) {
+        shared.withLock {
+            $0.connection = connection
+            $0.server = server
+        }
+        if !server.registerStream(self) { close() }
+    }
+
+    /// libmicrohttpd's content reader, on the connection's thread.
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let (result, connection) = shared.withLock { ($0.state.read(into: buffer), $0.connection) }
+        switch result {
+        case .wrote(let count):
+            return count
+        case .end:
+            return MHD_CONTENT_READER_END_OF_STREAM
+        case .suspend:
+            // The pattern microhttpd.h prescribes for "no data yet": suspend, then return 0.
+            // Returning 0 without suspending would make libmicrohttpd call again at once.
+            guard let connection else { preconditionFailure("a stream is read before it is attached") }
+            MHD_suspend_connection(connection.pointer)
+            wake((shared.withLock { $0.state.suspended() }, connection))
+            return 0
+        }
+    }
+
+    /// libmicrohttpd let go of the response: the body ended or the client left.
+    func ended() {
+        close()
+        let (server, handler) = shared.withLock { shared in
+            defer { shared.onEnd = nil }
+            shared.hasEnded = true
+            return (shared.server, shared.onEnd)
+        }
+        server?.unregisterStream(self)
+        handler?()
+    }
+}
