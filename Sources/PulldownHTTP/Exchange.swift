@@ -85,7 +85,7 @@ final class ExchangeAnswer: Sendable {
     fileprivate func handlerReturned() -> HTTPResponse? {
         let action = state.withLock { $0.handlerReturned() }
         guard case .suspend = action else { return action.response }
-        guard server.registerSuspension(self) else {
+        guard server.suspended.register(self) else {
             return state.withLock { $0.suspensionRefused(stoppingAnswer: ServerCore.stoppingResponse) }.response
         }
         MHD_suspend_connection(connection.pointer)
@@ -99,7 +99,7 @@ final class ExchangeAnswer: Sendable {
 
     private func perform(_ action: ExchangeState.Action) {
         guard case .resume = action else { return }
-        server.unregisterSuspension(self)
+        server.suspended.unregister(self)
         MHD_resume_connection(connection.pointer)
     }
 }

@@ -56,12 +56,12 @@ final class ServerCore: Sendable {
     let configuration: ServerConfiguration
     let handler: HTTPHandler
     let inFlight = Atomic<Int>(0)
-    /// Exchanges waiting suspended; `closed` once the stop has answered them, after which none
-    /// may suspend (libmicrohttpd aborts if it stops with a suspended connection).
-    private let suspended = Mutex<(closed: Bool, exchanges: [ObjectIdentifier: ExchangeAnswer])>((false, [:]))
-    /// Open streamed bodies; `closed` once the stop has closed them, after which a new one is
+    /// Answers waiting suspended; closed once the stop has answered them, after which none may
+    /// suspend (libmicrohttpd aborts if it stops with a suspended connection).
+    let suspended = ClosingRegistry<ExchangeAnswer>()
+    /// Open streamed bodies; closed once the stop has closed them, after which a new one is
     /// closed as soon as it is attached.
-    private let streams = Mutex<(closed: Bool, open: [ObjectIdentifier: ResponseStream])>((false, [:]))
+    let streams = ClosingRegistry<ResponseStream>()
     private let running = Mutex<RunningDaemon?>(nil)
     private let stopSequence: Mutex<StopSequence>
     /// The whole-request deadline; nil when connections may stay forever (timeout 0).
@@ -129,14 +129,15 @@ final class ServerCore: Sendable {
         // Stop accepting; libmicrohttpd gives the listening socket back to close. Streams never
         // finish by themselves: they are closed now, not at the end of the grace period.
         let quiesced = MHD_quiesce_daemon(daemon.daemon)
-        closeStreams()
+        for stream in streams.close() { stream.close() }
         while true {
             let inFlight = inFlight.load(ordering: .relaxed)
             switch stopSequence.withLock({ $0.step(now: clock.now(), inFlight: inFlight) }) {
             case .wait:
                 Thread.sleep(forTimeInterval: 0.005)
             case .answerWaiting:
-                answerSuspended()
+                // A request arriving on a kept-alive connection from now on is answered 503 at once.
+                for answer in suspended.close() { answer.complete(with: Self.stoppingResponse) }
             case .stopThreads:
                 MHD_stop_daemon(daemon.daemon)
                 deadlines?.stop()
@@ -151,58 +152,12 @@ final class ServerCore: Sendable {
         }
     }
 
-    /// Answers every suspended request with 503 and refuses suspensions from now on; a request
-    /// arriving on a kept-alive connection is then answered 503 at once.
-    private func answerSuspended() {
-        let waiting = suspended.withLock { state in
-            state.closed = true
-            return Array(state.exchanges.values)
-        }
-        for answer in waiting {
-            answer.complete(with: Self.stoppingResponse)
-        }
-    }
-
-    private func closeStreams() {
-        let open = streams.withLock { streams in
-            streams.closed = true
-            return Array(streams.open.values)
-        }
-        for stream in open { stream.close() }
-    }
-
-    /// Records an open stream; false once the stop has closed them.
-    func registerStream(_ stream: ResponseStream) -> Bool {
-        streams.withLock { streams in
-            guard !streams.closed else { return false }
-            streams.open[ObjectIdentifier(stream)] = stream
-            return true
-        }
-    }
-
-    func unregisterStream(_ stream: ResponseStream) {
-        _ = streams.withLock { $0.open.removeValue(forKey: ObjectIdentifier(stream)) }
-    }
-
     /// The answer for requests still waiting when the server stops.
     static var stoppingResponse: HTTPResponse {
         var headers = HTTPHeaders([("Retry-After", "1")])
         headers.add("Connection", "close")
         return Problem(status: 503, title: "Service Unavailable", detail: "The server is stopping.",
                        headers: headers).response
-    }
-
-    /// Records an exchange about to suspend; false once the stop has answered the waiting ones.
-    func registerSuspension(_ answer: ExchangeAnswer) -> Bool {
-        suspended.withLock { state in
-            guard !state.closed else { return false }
-            state.exchanges[ObjectIdentifier(answer)] = answer
-            return true
-        }
-    }
-
-    func unregisterSuspension(_ answer: ExchangeAnswer) {
-        _ = suspended.withLock { $0.exchanges.removeValue(forKey: ObjectIdentifier(answer)) }
     }
 
     private func option(_ name: MHD_OPTION, _ value: Int) -> MHD_OptionItem {

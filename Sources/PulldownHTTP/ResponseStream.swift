@@ -61,7 +61,7 @@ public final class ResponseStream: Sendable {
             $0.connection = connection
             $0.server = server
         }
-        if !server.registerStream(self) { close() }
+        if !server.streams.register(self) { close() }
     }
 
     /// libmicrohttpd's content reader, on the connection's thread.
@@ -90,7 +90,7 @@ public final class ResponseStream: Sendable {
             shared.hasEnded = true
             return (shared.server, shared.onEnd)
         }
-        server?.unregisterStream(self)
+        server?.streams.unregister(self)
         handler?()
     }
 }
