@@ -9,9 +9,9 @@ extension Feed {
         let every = configuration.newItemsEvery
         guard every > 0 else { return nil }
         let nowSeconds = now.timeIntervalSince1970
-        guard let last = try store.metaDouble(Meta.lastItemTime) else {
+        guard let last = try store.metaDouble(MetaKey.lastItemTime) else {
             // A store that was never seeded: start the interval now rather than burst at once.
-            try store.setMeta(Meta.lastItemTime, double: nowSeconds)
+            try store.setMeta(MetaKey.lastItemTime, double: nowSeconds)
             return nil
         }
         let elapsed = nowSeconds - last
@@ -27,7 +27,7 @@ extension Feed {
             return ItemDraft(title: text.title, body: text.body, author: text.author,
                              createdAt: Int64(createdAt.rounded(.down)))
         }
-        try store.setMeta(Meta.lastItemTime, double: nowSeconds)
+        try store.setMeta(MetaKey.lastItemTime, double: nowSeconds)
         return lastID
     }
 }

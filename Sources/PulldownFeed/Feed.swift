@@ -149,7 +149,7 @@ public final class Feed: Sendable {
         let id = try store.write { store in
             let id = try store.insertItems(count: 1) { _ in draft }!
             // A hand-added item resets the generator's interval, like a generated one.
-            try store.setMeta(Meta.lastItemTime, double: now.timeIntervalSince1970)
+            try store.setMeta(MetaKey.lastItemTime, double: now.timeIntervalSince1970)
             return id
         }
         noteInserted(upTo: id)

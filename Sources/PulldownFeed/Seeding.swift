@@ -27,7 +27,7 @@ extension Feed {
                 return ItemDraft(title: text.title, body: text.body, author: text.author, createdAt: createdAt)
             }
             // Seeding counts as the latest item time: the generator waits a full interval from here.
-            try store.setMeta(Meta.lastItemTime, double: now.timeIntervalSince1970)
+            try store.setMeta(MetaKey.lastItemTime, double: now.timeIntervalSince1970)
             return lastID
         }
         guard let lastID else { return 0 }

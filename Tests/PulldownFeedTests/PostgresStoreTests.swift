@@ -9,8 +9,8 @@ final class PostgresStoreTests: XCTestCase {
             _ = try PostgresStore(url: "postgres://ada:secret@127.0.0.1:1/feed")
             XCTFail("opened a server on port 1")
         } catch {
-            XCTAssertTrue(error.duringOpen)
-            XCTAssertEqual(error.path, "postgres://ada:***@127.0.0.1:1/feed")
+            guard case .cannotOpen(let location, _) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(location, "postgres://ada:***@127.0.0.1:1/feed")
             XCTAssertTrue(error.description.hasPrefix("cannot open database at postgres://ada:***@127.0.0.1:1/feed: "),
                           error.description)
             XCTAssertTrue(error.reason.contains("refused"), error.reason)
@@ -52,8 +52,8 @@ final class PostgresStoreTests: XCTestCase {
             _ = try PostgresStore(url: url)
             XCTFail("opened a newer schema")
         } catch {
-            XCTAssertTrue(error.duringOpen)
-            XCTAssertTrue(error.reason.contains("schema version 99 is newer"), error.reason)
+            guard case .schemaTooNew(_, found: 99, supported: 1) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(error.description.contains("schema version 99 is newer"), error.description)
         }
     }
 
