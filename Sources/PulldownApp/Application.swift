@@ -33,7 +33,6 @@ public final class Application: Sendable {
             throw StartupError(description: error.description)
         }
         var feedConfiguration = FeedConfiguration()
-        feedConfiguration.defaultPageSize = configuration.pageSize
         feedConfiguration.maxPageSize = Configuration.maxPageSize
         feedConfiguration.newItemsEvery = configuration.newItemsEvery
         feedConfiguration.sessionTTL = configuration.sessionTTLDays * 86_400
@@ -64,7 +63,7 @@ public final class Application: Sendable {
         server.stop()
         // Fold the write-ahead log back into the database, so a stopped demo leaves one file
         // that is complete on its own (the -wal beside it is emptied).
-        feed.store.compact()
+        feed.compactStorage()
     }
 
     /// Splits traffic: `/api/` goes through CORS and the demo knobs to the API router;

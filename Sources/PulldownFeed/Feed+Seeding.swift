@@ -31,9 +31,9 @@ extension Feed {
             return lastID
         }
         guard let lastID else { return 0 }
-        noteInserted(upTo: lastID)
+        cache.noteInserted(upTo: lastID)
         // A big seed leaves a WAL as large as the data; fold it in now rather than keep it on disk.
-        if count >= 10_000 { store.compact() }
+        if count >= 10_000 { compactStorage() }
         return count
     }
 }
