@@ -57,7 +57,7 @@ struct API: Sendable {
             let query = try ItemsQuery.parse(request.query, defaultLimit: pageSize)
             let response: HTTPResponse
             if query.cursor == .newest {
-                response = try newestPages.response(limit: query.limit, revision: feed.revision) {
+                response = try newestPages.response(limit: query.limit, revision: feed.currentRevision()) {
                     try pageResponse(feed.page(before: nil, limit: query.limit), query: query)
                 }
             } else if case .before(let id) = query.cursor {

@@ -37,7 +37,6 @@ public final class Application: Sendable {
             throw StartupError(description: "the OpenAPI document is missing from the program's resources")
         }
         var feedConfiguration = FeedConfiguration()
-        feedConfiguration.defaultPageSize = configuration.pageSize
         feedConfiguration.maxPageSize = Configuration.maxPageSize
         feedConfiguration.newItemsEvery = configuration.newItemsEvery
         feedConfiguration.sessionTTL = configuration.sessionTTLDays * 86_400
@@ -69,7 +68,7 @@ public final class Application: Sendable {
         server.stop()
         // Fold the write-ahead log back into the database, so a stopped demo leaves one file
         // that is complete on its own (the -wal beside it is emptied).
-        feed.store.compact()
+        feed.compactStorage()
     }
 
     /// The server's one router: `/api/` through CORS (when origins are listed) and the demo

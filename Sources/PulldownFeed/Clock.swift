@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Where the feed gets "now" from. Implementations must be safe to call from any thread.
 public protocol FeedClock: Sendable {
@@ -12,30 +13,22 @@ public struct SystemClock: FeedClock {
 }
 
 /// A clock that only moves when told to; thread-safe, for tests.
-public final class ManualClock: FeedClock, @unchecked Sendable {
-    // @unchecked: `current` is only touched under `lock`.
-    private let lock = NSLock()
-    private var current: Date
+public final class ManualClock: FeedClock {
+    private let current: Mutex<Date>
 
     public init(_ start: Date) {
-        current = start
+        current = Mutex(start)
     }
 
     public func now() -> Date {
-        lock.lock()
-        defer { lock.unlock() }
-        return current
+        current.withLock { $0 }
     }
 
     public func advance(by seconds: TimeInterval) {
-        lock.lock()
-        defer { lock.unlock() }
-        current = current.addingTimeInterval(seconds)
+        current.withLock { $0 = $0.addingTimeInterval(seconds) }
     }
 
     public func set(_ date: Date) {
-        lock.lock()
-        defer { lock.unlock() }
-        current = date
+        current.withLock { $0 = date }
     }
 }

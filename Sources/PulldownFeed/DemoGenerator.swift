@@ -1,25 +1,28 @@
 import Foundation
 
-extension Feed {
-    /// Inserts 1 to 3 demo items if `newItemsEvery` seconds have passed since the last item time.
+/// Makes up new demo items on refresh, so a pull finds something new now and then.
+struct DemoGenerator: Sendable {
+    /// Seconds between generated items; 0 turns the generator off.
+    let interval: TimeInterval
+
+    /// Inserts 1 to 3 demo items if `interval` seconds have passed since the last item time.
     ///
     /// Called only from a refresh, inside its write transaction: nothing is generated while nobody
     /// pulls, so the store cannot grow without bound. Returns the largest new id, if any.
     func generateIfDue(now: Date, in store: any FeedStoreWriting) throws -> Int64? {
-        let every = configuration.newItemsEvery
-        guard every > 0 else { return nil }
+        guard interval > 0 else { return nil }
         let nowSeconds = now.timeIntervalSince1970
-        guard let last = try store.metaDouble(Meta.lastItemTime) else {
+        guard let last = try store.metaDouble(MetaKey.lastItemTime) else {
             // A store that was never seeded: start the interval now rather than burst at once.
-            try store.setMeta(Meta.lastItemTime, double: nowSeconds)
+            try store.setMeta(MetaKey.lastItemTime, double: nowSeconds)
             return nil
         }
         let elapsed = nowSeconds - last
-        guard elapsed >= every else { return nil }
+        guard elapsed >= interval else { return nil }
 
-        let count = min(3, max(1, Int((elapsed / every).rounded(.down))))
+        let count = min(3, max(1, Int((elapsed / interval).rounded(.down))))
         // Spread over the recent past, at most one interval apart, the newest at now.
-        let step = min(every, elapsed / Double(count))
+        let step = min(interval, elapsed / Double(count))
         let firstNumber = (try store.maxItemID() ?? 0) + 1
         let lastID = try store.insertItems(count: count) { index in
             let createdAt = nowSeconds - Double(count - 1 - index) * step
@@ -27,7 +30,7 @@ extension Feed {
             return ItemDraft(title: text.title, body: text.body, author: text.author,
                              createdAt: Int64(createdAt.rounded(.down)))
         }
-        try store.setMeta(Meta.lastItemTime, double: nowSeconds)
+        try store.setMeta(MetaKey.lastItemTime, double: nowSeconds)
         return lastID
     }
 }

@@ -5,42 +5,29 @@ import Foundation
 /// Safe to call from many threads at once: writes are serialized by the store (across processes
 /// too, for a shared store), reads run on pooled connections.
 public final class Feed: Sendable {
-    public let store: any FeedStore
+    let store: any FeedStore
     public let clock: any FeedClock
     public let configuration: FeedConfiguration
-    private let cache: Locked<Cache>
+    let cache: FeedCache
     /// Group commit for `refresh(…, completion:)`.
-    let refreshBatcher = RefreshBatcher()
-
-    /// In-memory facts that save the API layer a query per request.
-    private struct Cache {
-        var revision: UInt64 = 0
-        /// nil inside `.some` means "the feed is empty"; outer nil means "not read yet".
-        var newestID: Int64?? = nil
-    }
+    let refreshBatcher: RefreshBatcher
 
     public init(store: any FeedStore, clock: any FeedClock = SystemClock(), configuration: FeedConfiguration = .init()) {
         self.store = store
         self.clock = clock
         self.configuration = configuration
-        self.cache = Locked(Cache())
+        let cache = FeedCache()
+        self.cache = cache
+        // The batcher holds what a refresh needs, not the feed, so the two hold no cycle.
+        let refresher = Refresher(store: store, clock: clock, generator: DemoGenerator(interval: configuration.newItemsEvery),
+                                  cache: cache)
+        self.refreshBatcher = RefreshBatcher(commit: refresher.commit)
         // Another process sharing the store inserted: move the caches as if the insert were ours.
         // Registered before the first read, so no insert can fall between the read and the hook.
-        let cache = self.cache
-        store.observeForeignInserts { newest in
-            cache.withLock { cache in
-                cache.revision &+= 1
-                if let newest {
-                    cache.newestID = .some(Self.larger(cache.newestID ?? nil, newest))
-                } else {
-                    // Inserts may have been missed: forget, and read again on the next ask.
-                    cache.newestID = nil
-                }
-            }
-        }
-        // Best effort: if the store does not answer now, `newestID` asks again later.
+        store.observeForeignInserts { newest in cache.noteForeignInserts(upTo: newest) }
+        // Best effort: if the store does not answer now, `newestID()` asks again later.
         if let newest = readNewestID() {
-            cache.withLock { $0.newestID = .some(newest) }
+            _ = cache.merge(newest: newest)
         }
     }
 
@@ -53,60 +40,35 @@ public final class Feed: Sendable {
         }
     }
 
-    /// Increments on every committed insert in this process (a seed or a generated batch counts once),
-    /// and when another process sharing the store reports inserts.
+    /// A number that moves on every committed insert in this process (a seed or a generated batch
+    /// counts once), and when another process sharing the store reports inserts: a cache keyed
+    /// on it is stale once it moved.
     ///
     /// It moves only after the commit, so data read after seeing revision R is at least as new as R.
     ///
-    /// On a shared store it is checked against the store's newest id first (one indexed query),
-    /// so an item another process committed and acknowledged is never hidden by a cache keyed
-    /// on this revision, even before its notification arrives. If the store does not answer,
-    /// the revision moves, so nothing cached is trusted while it is down.
-    public var revision: UInt64 {
+    /// Cost: a lock on SQLite. On a shared store (PostgreSQL) also one indexed query for the
+    /// store's newest id, so an item another process committed and acknowledged is never hidden
+    /// by a cache keyed on this revision, even before its notification arrives. If the store does
+    /// not answer, the revision moves, so nothing cached is trusted while it is down.
+    public func currentRevision() -> UInt64 {
         if store.isShared { checkSharedStore() }
-        return cache.withLock { $0.revision }
+        return cache.revision
+    }
+
+    /// The largest item id, or nil for an empty feed. Only grows.
+    ///
+    /// Cost: cached on SQLite (read once); on a shared store one indexed query, as for
+    /// `currentRevision()`.
+    public func newestID() -> Int64? {
+        if store.isShared { checkSharedStore() }
+        if let known = cache.newestID { return known }
+        guard let read = readNewestID() else { return nil }
+        return cache.merge(newest: read)
     }
 
     /// Moves the caches if the shared store has a newer item than they know.
     private func checkSharedStore() {
-        let read = readNewestID()
-        cache.withLock { cache in
-            guard let newest = read else {
-                cache.revision &+= 1
-                return
-            }
-            if let known = cache.newestID, Self.larger(known, newest) == known { return }
-            cache.revision &+= 1
-            cache.newestID = .some(Self.larger(cache.newestID ?? nil, newest))
-        }
-    }
-
-    /// The largest item id, or nil for an empty feed. Cached; only grows.
-    public var newestID: Int64? {
-        if store.isShared { checkSharedStore() }
-        if let known = cache.withLock({ $0.newestID }) { return known }
-        guard let read = readNewestID() else { return nil }
-        return cache.withLock { cache in
-            let merged = Self.larger(cache.newestID ?? nil, read)
-            cache.newestID = .some(merged)
-            return merged
-        }
-    }
-
-    /// Records a committed insert whose largest new id is `id`.
-    func noteInserted(upTo id: Int64) {
-        cache.withLock { cache in
-            cache.revision &+= 1
-            // max(): two writers may report in either order after their commits.
-            cache.newestID = .some(Self.larger(cache.newestID ?? nil, id))
-        }
-    }
-
-    private static func larger(_ a: Int64?, _ b: Int64?) -> Int64? {
-        switch (a, b) {
-        case let (a?, b?): return max(a, b)
-        default: return a ?? b
-        }
+        cache.noteStoreAnswered(newest: readNewestID())
     }
 
     /// Clamps a page size into 1...maxPageSize; the API layer validates, this is only a safety net.
@@ -149,11 +111,17 @@ public final class Feed: Sendable {
         let id = try store.write { store in
             let id = try store.insertItems(count: 1) { _ in draft }!
             // A hand-added item resets the generator's interval, like a generated one.
-            try store.setMeta(Meta.lastItemTime, double: now.timeIntervalSince1970)
+            try store.setMeta(MetaKey.lastItemTime, double: now.timeIntervalSince1970)
             return id
         }
-        noteInserted(upTo: id)
+        cache.noteInserted(upTo: id)
         return Item(id: id, title: valid.title, body: valid.body, author: valid.author,
                     createdAt: Date(timeIntervalSince1970: Double(createdAt)))
+    }
+
+    /// Gives disk space back after large writes (SQLite: folds the write-ahead log into the
+    /// database file); nothing to do on PostgreSQL. Best effort.
+    public func compactStorage() {
+        store.compact()
     }
 }

@@ -2,8 +2,6 @@ import Foundation
 
 /// Tunables of the feed; the defaults suit the demo.
 public struct FeedConfiguration: Sendable {
-    /// Page size when the client does not ask for one.
-    public var defaultPageSize = 10
     /// Largest page the feed returns; larger limits are clamped.
     public var maxPageSize = 100
     /// Seconds between generated demo items on refresh; 0 turns the generator off.

@@ -1,13 +1,6 @@
 import Dispatch
 import Synchronization
 
-/// One refresh waiting to be committed.
-struct RefreshRequest: Sendable {
-    let session: SessionID
-    let after: Int64?
-    let limit: Int
-}
-
 /// Collects refreshes from many threads and commits them in batches on one writer queue.
 ///
 /// The first refresh to arrive starts a drain; while a batch is being committed, new ones
@@ -15,33 +8,38 @@ struct RefreshRequest: Sendable {
 /// refreshes; when quiet, a refresh is committed alone, straight away.
 final class RefreshBatcher: Sendable {
     typealias Completion = @Sendable (Result<RefreshResult, any Error>) -> Void
+    /// Writes a batch in one transaction and returns one result per request, in order.
+    typealias Commit = @Sendable ([RefreshRequest]) throws -> [RefreshResult]
 
     /// The most refreshes one transaction carries, so that one batch cannot hold the lock long.
     static let maxBatch = 256
-
-    typealias Commit = @Sendable ([RefreshRequest]) throws -> [RefreshResult]
 
     private struct Pending {
         var jobs: [(request: RefreshRequest, completion: Completion)] = []
         var draining = false
     }
 
+    private let commit: Commit
     private let pending = Mutex(Pending())
     private let queue = DispatchQueue(label: "pulldown.refresh-writer", qos: .userInitiated)
 
-    /// Queues a refresh; `commit` writes a batch (the feed passes its own, so the batcher
-    /// holds no reference to the feed between batches).
-    func submit(_ request: RefreshRequest, commit: @escaping Commit, completion: @escaping Completion) {
+    /// A batcher that writes every batch with `commit`.
+    init(commit: @escaping Commit) {
+        self.commit = commit
+    }
+
+    /// Queues a refresh; `completion` runs on the writer queue once its batch committed or failed.
+    func submit(_ request: RefreshRequest, completion: @escaping Completion) {
         let startDrain = pending.withLock { state -> Bool in
             state.jobs.append((request, completion))
             if state.draining { return false }
             state.draining = true
             return true
         }
-        if startDrain { queue.async { self.drain(commit) } }
+        if startDrain { queue.async { self.drain() } }
     }
 
-    private func drain(_ commit: Commit) {
+    private func drain() {
         while true {
             let batch = pending.withLock { state -> [(request: RefreshRequest, completion: Completion)] in
                 let batch = Array(state.jobs.prefix(Self.maxBatch))

@@ -13,21 +13,21 @@ public struct SessionTokens: Sendable {
 
     public init(store: any FeedStore) throws {
         secret = try store.write { store in
-            if let existing = try store.metaBytes(Meta.tokenSecret), existing.count == Self.secretLength {
+            if let existing = try store.metaBytes(MetaKey.tokenSecret), existing.count == Self.secretLength {
                 return existing
             }
             var rng = SystemRandomNumberGenerator()
             let fresh = (0..<Self.secretLength).map { _ in UInt8.random(in: .min ... .max, using: &rng) }
-            if try store.metaBytes(Meta.tokenSecret) == nil {
+            if try store.metaBytes(MetaKey.tokenSecret) == nil {
                 // Insert-if-absent: of several processes starting at once, the first one's secret
                 // is kept and every other reads it back (writes are serialized, this is a second
                 // line of defence).
-                try store.insertMetaIfAbsent(Meta.tokenSecret, bytes: fresh)
+                try store.insertMetaIfAbsent(MetaKey.tokenSecret, bytes: fresh)
             } else {
                 // A damaged secret (wrong length) is replaced: tokens signed with it were unusable.
-                try store.setMeta(Meta.tokenSecret, bytes: fresh)
+                try store.setMeta(MetaKey.tokenSecret, bytes: fresh)
             }
-            return try store.metaBytes(Meta.tokenSecret) ?? fresh
+            return try store.metaBytes(MetaKey.tokenSecret) ?? fresh
         }
     }
 

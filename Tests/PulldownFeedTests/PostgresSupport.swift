@@ -26,7 +26,7 @@ struct PostgresBackend: StoreBackend {
 
     /// Runs `sql` on the database PULLDOWN_TEST_POSTGRES_URL names (CREATE / DROP DATABASE).
     static func administer(_ sql: String) throws {
-        let connection = try PGConnection(settings: PGSettings(url: url!, defaultPoolSize: 1), duringOpen: false)
+        let connection = try PGConnection(settings: PGSettings(url: url!, defaultPoolSize: 1))
         try connection.execute(sql)
     }
 

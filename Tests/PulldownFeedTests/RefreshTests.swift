@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import PulldownFeed
 
@@ -38,7 +39,7 @@ class RefreshTests: FeedStoreTestCase {
         try feed.seedIfEmpty(count: 5)
         clock.advance(by: 3600)
         XCTAssertEqual(try feed.refresh(session: .random(), after: 5, limit: 10).items, [])
-        XCTAssertEqual(feed.newestID, 5)
+        XCTAssertEqual(feed.newestID(), 5)
     }
 
     func testAnUnseededFeedStartsGeneratingOneIntervalAfterTheFirstRefresh() throws {
@@ -49,7 +50,7 @@ class RefreshTests: FeedStoreTestCase {
         clock.advance(by: 5)
         let first = try feed.refresh(session: session, after: nil, limit: 10)
         XCTAssertEqual(first.items.map(\.id), [1])
-        XCTAssertEqual(feed.newestID, 1)
+        XCTAssertEqual(feed.newestID(), 1)
     }
 
     func testAddingAnItemRestartsTheGeneratorInterval() throws {
@@ -131,7 +132,7 @@ class RefreshTests: FeedStoreTestCase {
         let session = SessionID.random()
         _ = try feed.refresh(session: session, after: nil, limit: 10)
         let before = try XCTUnwrap(try feed.session(session))
-        let revision = feed.revision
+        let revision = feed.currentRevision()
 
         // Break the session write, which runs last, after the generator has inserted.
         try backend.breakSessionWrites(on: feed.store)
@@ -140,9 +141,9 @@ class RefreshTests: FeedStoreTestCase {
             XCTAssertTrue("\(error)".contains("simulated failure"), "\(error)")
         }
         XCTAssertEqual(try feed.session(session), before, "not stamped")
-        XCTAssertEqual(feed.newestID, 5, "generated items rolled back with the stamp")
+        XCTAssertEqual(feed.newestID(), 5, "generated items rolled back with the stamp")
         XCTAssertEqual(try feed.page(before: nil, limit: 10).items.count, 5)
-        XCTAssertEqual(feed.revision, revision)
+        XCTAssertEqual(feed.currentRevision(), revision)
 
         try backend.repairSessionWrites(on: feed.store)
         let after = try feed.refresh(session: session, after: nil, limit: 10)
@@ -158,8 +159,8 @@ class RefreshTests: FeedStoreTestCase {
             try feed.seedIfEmpty(count: 100)
             clock.advance(by: 30)
             let session = SessionID.random()
-            let failures = Locked(0)
-            let returned = Locked([Int64]())
+            let failures = Mutex(0)
+            let returned = Mutex([Int64]())
             DispatchQueue.concurrentPerform(iterations: 64) { index in
                 do {
                     let result = try feed.refresh(session: session, after: 100, limit: 10)
@@ -172,7 +173,7 @@ class RefreshTests: FeedStoreTestCase {
             }
             XCTAssertEqual(failures.withLock { $0 }, 0, path)
             XCTAssertEqual(try feed.session(session)?.refreshCount, 64, path)
-            let newest = try XCTUnwrap(feed.newestID)
+            let newest = try XCTUnwrap(feed.newestID())
             XCTAssertEqual(try feed.session(session)?.lastSeenID, newest, path)
             XCTAssertEqual(Set(returned.withLock { $0 }), Set(101...newest), "every generated item reached someone: \(path)")
         }
@@ -183,7 +184,7 @@ class RefreshTests: FeedStoreTestCase {
         try feed.seedIfEmpty(count: 30)
         let sessions = (0..<8).map { _ in SessionID.random() }
         let answered = DispatchGroup()
-        let results = Locked<[Int: RefreshResult]>([:])
+        let results = Mutex<[Int: RefreshResult]>([:])
         for index in 0..<200 {
             answered.enter()
             // Every third refresh names an explicit baseline, the rest use the session's own.
@@ -212,7 +213,7 @@ class RefreshTests: FeedStoreTestCase {
         let session = SessionID.random()
         try backend.breakSessionWrites(on: feed.store)
         let answered = DispatchGroup()
-        let failures = Locked(0)
+        let failures = Mutex(0)
         for _ in 0..<20 {
             answered.enter()
             feed.refresh(session: session, after: nil, limit: 10) { result in

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import PulldownFeed
 
@@ -56,8 +57,8 @@ class SessionTokenTests: FeedStoreTestCase {
         for round in 0..<8 {
             let open = try backend.makeLocation(self)
             let instances = 5
-            let made = Locked([SessionTokens?](repeating: nil, count: instances))
-            let failures = Locked([String]())
+            let made = Mutex([SessionTokens?](repeating: nil, count: instances))
+            let failures = Mutex([String]())
             let finished = DispatchGroup()
             let go = DispatchSemaphore(value: 0)
             for index in 0..<instances {

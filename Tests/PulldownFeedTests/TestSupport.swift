@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import PulldownFeed
 
@@ -33,6 +34,20 @@ func makeFeed(
     newItemsEvery: TimeInterval = 5, sessionTTL: TimeInterval = 30 * 86400
 ) throws -> Feed {
     makeFeed(store: try SQLiteStore(path: path), clock: clock, newItemsEvery: newItemsEvery, sessionTTL: sessionTTL)
+}
+
+extension Feed {
+    /// A refresh through the group-committing batcher, as the API makes it, waited for.
+    func refresh(session id: SessionID, after: Int64?, limit: Int) throws -> RefreshResult {
+        let answer = Mutex<Result<RefreshResult, any Error>?>(nil)
+        let answered = DispatchSemaphore(value: 0)
+        refresh(session: id, after: after, limit: limit) { result in
+            answer.withLock { $0 = result }
+            answered.signal()
+        }
+        answered.wait()
+        return try answer.withLock { $0! }.get()
+    }
 }
 
 /// How the shared behaviour suites reach one kind of store.

@@ -46,7 +46,9 @@ public protocol FeedStoreReading {
     func maxItemID() throws -> Int64?
     /// The stored session, nil when it never refreshed (or expired).
     func session(_ id: SessionID) throws -> SessionRecord?
+    /// The number kept under `key` in the small key/value table (keys: `MetaKey`), nil when none.
     func metaDouble(_ key: String) throws -> Double?
+    /// The bytes kept under `key`, nil when none.
     func metaBytes(_ key: String) throws -> [UInt8]?
 }
 
@@ -59,58 +61,10 @@ public protocol FeedStoreWriting: FeedStoreReading {
     func saveSession(_ id: SessionID, _ record: SessionRecord) throws
     /// Deletes sessions with `lastActive` < `cutoff`; returns how many.
     func deleteSessions(lastActiveBefore cutoff: Double) throws -> Int
+    /// Keeps `value` under `key`, replacing whatever was there.
     func setMeta(_ key: String, double value: Double) throws
+    /// Keeps `value` under `key`, replacing whatever was there.
     func setMeta(_ key: String, bytes value: [UInt8]) throws
     /// Stores `value` under `key` only if the key has no value yet.
     func insertMetaIfAbsent(_ key: String, bytes value: [UInt8]) throws
-}
-
-/// An item about to be stored; the store assigns the id.
-public struct ItemDraft: Sendable, Equatable {
-    public let title: String
-    public let body: String
-    public let author: String
-    /// Unix seconds, UTC.
-    public let createdAt: Int64
-
-    public init(title: String, body: String, author: String, createdAt: Int64) {
-        self.title = title
-        self.body = body
-        self.author = author
-        self.createdAt = createdAt
-    }
-}
-
-/// One stored session, in storage units (Unix seconds).
-public struct SessionRecord: Sendable, Equatable {
-    public let lastUpdated: Double
-    public let lastSeenID: Int64
-    public let refreshCount: Int
-    public let lastActive: Double
-
-    public init(lastUpdated: Double, lastSeenID: Int64, refreshCount: Int, lastActive: Double) {
-        self.lastUpdated = lastUpdated
-        self.lastSeenID = lastSeenID
-        self.refreshCount = refreshCount
-        self.lastActive = lastActive
-    }
-}
-
-/// Opens the store a `--db` value names.
-public enum FeedStores {
-    /// True for `postgres://…` and `postgresql://…` URLs.
-    public static func isPostgresURL(_ location: String) -> Bool {
-        let lower = location.lowercased()
-        return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
-    }
-
-    /// A `PostgresStore` for a `postgres://` or `postgresql://` URL, else a `SQLiteStore` at the
-    /// path. `connections` sizes the PostgreSQL pool (one per server thread, plus one for chores)
-    /// unless the URL says `pool_size=N`.
-    public static func open(_ location: String, connections: Int) throws(StoreError) -> any FeedStore {
-        if isPostgresURL(location) {
-            return try PostgresStore(url: location, poolSize: connections)
-        }
-        return try SQLiteStore(path: location)
-    }
 }

@@ -1,64 +1,22 @@
 import CLibPQ
 import Foundation
 
-/// Where and how to reach PostgreSQL, parsed once from a `postgres://` URL.
-struct PGSettings: Sendable {
-    /// The URL as libpq gets it (without our own `pool_size` parameter).
-    let url: String
-    /// The URL with any password masked, for messages.
-    let target: String
-    /// Pooled connections for requests (the change listener has one more of its own).
-    let poolSize: Int
-
-    init(url given: String, defaultPoolSize: Int) throws(StoreError) {
-        var poolSize = max(1, defaultPoolSize)
-        var url = given
-        if let mark = given.firstIndex(of: "?") {
-            var kept: [Substring] = []
-            for parameter in given[given.index(after: mark)...].split(separator: "&") {
-                if parameter.hasPrefix("pool_size=") {
-                    guard let size = Int(parameter.dropFirst("pool_size=".count)), (1...1000).contains(size) else {
-                        throw StoreError(path: Self.masked(given), reason: "pool_size must be a whole number from 1 to 1000",
-                                         duringOpen: true)
-                    }
-                    poolSize = size
-                } else {
-                    kept.append(parameter)
-                }
-            }
-            url = String(given[..<mark]) + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
-        }
-        self.url = url
-        self.target = Self.masked(url)
-        self.poolSize = poolSize
-    }
-
-    /// `postgres://user:secret@host/db` -> `postgres://user:***@host/db`.
-    static func masked(_ url: String) -> String {
-        guard let scheme = url.range(of: "://") else { return url }
-        let rest = url[scheme.upperBound...]
-        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
-        let authority = rest[..<authorityEnd]
-        guard let at = authority.lastIndex(of: "@") else { return url }
-        let userInfo = authority[..<at]
-        guard let colon = userInfo.firstIndex(of: ":") else { return url }
-        return String(url[..<colon]) + ":***" + String(url[at...])
-    }
-}
-
 /// One libpq connection with its prepared statements. Not thread-safe: the pool (or the listener
 /// thread) gives it to one user at a time.
-final class PGConnection {
+final class PGConnection: @unchecked Sendable {
+    // @unchecked: the compiler cannot see that the pool lends a connection to one thread at a
+    // time; that is what lets it sit in the pool's `Mutex` and move between threads.
     let handle: OpaquePointer
-    let target: String
+    /// The URL with any password masked, for messages.
+    let location: String
     /// Prepared statement names by SQL text; prepared on first use, per connection.
     private var statements: [String: String] = [:]
     /// Round trips that succeeded since the pool handed the connection out. A failure with none
     /// means nothing was done on it yet, so the operation may be retried on a fresh connection.
     var completedRoundTrips = 0
 
-    /// Connects; a failure says where and why, e.g. "Connection refused".
-    init(settings: PGSettings, duringOpen: Bool) throws(StoreError) {
+    /// Connects; a failure (`StoreError.unavailable`) says where and why, e.g. "Connection refused".
+    init(settings: PGSettings) throws(StoreError) {
         // Defaults first: values from the URL come later and win (libpq expands `dbname`).
         let pairs = [("connect_timeout", "5"), ("application_name", "pulldown"),
                      ("client_encoding", "UTF8"), ("dbname", settings.url)]
@@ -74,17 +32,17 @@ final class PGConnection {
             }
         }
         guard let handle else {
-            throw StoreError(path: settings.target, reason: "out of memory", duringOpen: duringOpen)
+            throw .unavailable(location: settings.location, reason: "out of memory")
         }
         guard PQstatus(handle) == CONNECTION_OK else {
             let reason = Self.tidy(String(cString: PQerrorMessage(handle)))
             PQfinish(handle)
-            throw StoreError(path: settings.target, reason: reason, duringOpen: duringOpen)
+            throw .unavailable(location: settings.location, reason: reason)
         }
         // NOTICEs ("relation already exists, skipping") would otherwise go to standard error.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
         self.handle = handle
-        self.target = settings.target
+        self.location = settings.location
     }
 
     deinit {
@@ -105,13 +63,15 @@ final class PGConnection {
             .joined(separator: "; ")
     }
 
+    /// The failure `result` reports: the server's message, or libpq's when there is no result.
+    /// A connection that broke on the way means the database is not answering.
     func error(_ result: OpaquePointer?) -> StoreError {
         var reason = result.map { String(cString: PQresultErrorMessage($0)) } ?? ""
         if reason.isEmpty { reason = String(cString: PQerrorMessage(handle)) }
         reason = Self.tidy(reason)
         if reason.isEmpty { reason = "no answer from the server" }
-        if isBroken { reason = "lost the connection: " + reason }
-        return StoreError(path: target, reason: reason, duringOpen: false)
+        if isBroken { return .unavailable(location: location, reason: "lost the connection: " + reason) }
+        return .queryFailed(location: location, reason: reason)
     }
 
     /// Runs SQL text with no parameters (DDL, BEGIN, COMMIT; several statements allowed).
@@ -229,51 +189,5 @@ final class PGConnection {
             default: buffer.append(byte)
             }
         }
-    }
-}
-
-/// A parameter of a prepared statement.
-enum PGValue {
-    case null
-    case text(String)
-    case int(Int64)
-    case double(Double)
-    case bytes([UInt8])
-}
-
-/// A query's rows, in text format; cleared when released.
-final class PGResult {
-    let handle: OpaquePointer
-
-    init(_ handle: OpaquePointer) {
-        self.handle = handle
-    }
-
-    deinit {
-        PQclear(handle)
-    }
-
-    var rowCount: Int { Int(PQntuples(handle)) }
-    /// Rows changed by an INSERT, UPDATE or DELETE.
-    var affectedRows: Int { Int(String(cString: PQcmdTuples(handle))) ?? 0 }
-
-    func isNull(_ row: Int, _ column: Int) -> Bool { PQgetisnull(handle, Int32(row), Int32(column)) == 1 }
-
-    func string(_ row: Int, _ column: Int) -> String {
-        let count = Int(PQgetlength(handle, Int32(row), Int32(column)))
-        guard let value = PQgetvalue(handle, Int32(row), Int32(column)) else { return "" }
-        return value.withMemoryRebound(to: UInt8.self, capacity: count) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
-        }
-    }
-
-    func int64(_ row: Int, _ column: Int) -> Int64 { Int64(string(row, column)) ?? 0 }
-    func double(_ row: Int, _ column: Int) -> Double { Double(string(row, column)) ?? 0 }
-
-    /// A bytea column in text format: `\x` then hex.
-    func bytes(_ row: Int, _ column: Int) -> [UInt8] {
-        let text = string(row, column)
-        guard text.hasPrefix("\\x") else { return Array(text.utf8) }
-        return Hex.decode(String(text.dropFirst(2)).lowercased()) ?? []
     }
 }

@@ -1,5 +1,6 @@
 import CLibPQ
 import Foundation
+import Synchronization
 
 /// Hears other processes' inserts: LISTEN on a connection of its own, watched by one thread
 /// (poll() on the socket, then PQconsumeInput / PQnotifies).
@@ -7,16 +8,15 @@ import Foundation
 /// A notification's payload is "<instance>:<largest new id>"; our own are ignored. When the
 /// connection is lost, notifications sent meanwhile are lost with it, so after reconnecting the
 /// handlers hear nil ("read again").
-final class PGListener: @unchecked Sendable {
-    // @unchecked: `connection` is only touched by the listening thread once `start()` ran;
-    // everything else shared sits in `state`.
+final class PGListener: Sendable {
     private let settings: PGSettings
     private let channel: String
     private let instance: String
-    private var connection: PGConnection?
-    private let state = Locked(State())
+    private let state: Mutex<State>
 
     private struct State {
+        /// The connection `init` opened, until the listening thread takes it over.
+        var firstConnection: PGConnection?
         var handlers: [@Sendable (Int64?) -> Void] = []
         var stopped = false
     }
@@ -30,7 +30,8 @@ final class PGListener: @unchecked Sendable {
         self.settings = settings
         self.channel = channel
         self.instance = instance
-        self.connection = try listen(duringOpen: true)
+        let connection = try Self.listen(settings: settings, channel: channel)
+        self.state = Mutex(State(firstConnection: connection))
     }
 
     func add(_ handler: @escaping @Sendable (Int64?) -> Void) {
@@ -50,8 +51,8 @@ final class PGListener: @unchecked Sendable {
 
     private var stopped: Bool { state.withLock { $0.stopped } }
 
-    private func listen(duringOpen: Bool) throws(StoreError) -> PGConnection {
-        let connection = try PGConnection(settings: settings, duringOpen: duringOpen)
+    private static func listen(settings: PGSettings, channel: String) throws(StoreError) -> PGConnection {
+        let connection = try PGConnection(settings: settings)
         try connection.execute("LISTEN \(channel)")
         return connection
     }
@@ -61,25 +62,30 @@ final class PGListener: @unchecked Sendable {
         handlers.forEach { $0(newest) }
     }
 
+    /// The listening thread: the only user of its connection.
     private func run() {
+        var connection = state.withLock { state in
+            defer { state.firstConnection = nil }
+            return state.firstConnection
+        }
         while !stopped {
-            guard let connection else {
-                if let fresh = try? listen(duringOpen: false) {
-                    self.connection = fresh
+            guard let listening = connection else {
+                if let fresh = try? Self.listen(settings: settings, channel: channel) {
+                    connection = fresh
                     deliver(nil)
                 } else {
                     Thread.sleep(forTimeInterval: Self.retryInterval)
                 }
                 continue
             }
-            var descriptor = pollfd(fd: PQsocket(connection.handle), events: Int16(POLLIN), revents: 0)
+            var descriptor = pollfd(fd: PQsocket(listening.handle), events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, Self.pollMilliseconds)
             if ready == 0 || (ready < 0 && errno == EINTR) { continue }
-            if ready < 0 || PQconsumeInput(connection.handle) == 0 || connection.isBroken {
-                self.connection = nil
+            if ready < 0 || PQconsumeInput(listening.handle) == 0 || listening.isBroken {
+                connection = nil
                 continue
             }
-            while let notification = PQnotifies(connection.handle) {
+            while let notification = PQnotifies(listening.handle) {
                 let payload = String(cString: notification.pointee.extra)
                 PQfreemem(notification)
                 let parts = payload.split(separator: ":")
@@ -87,6 +93,5 @@ final class PGListener: @unchecked Sendable {
                 deliver(Int64(parts[1]))
             }
         }
-        connection = nil
     }
 }

@@ -1,16 +1,18 @@
+import Dispatch
 import Foundation
+import Synchronization
 
 /// A fixed number of PostgreSQL connections shared by the server threads.
 ///
 /// Connections open lazily and are dropped when libpq reports them broken; the next user opens a
 /// new one, so the pool reconnects by itself once the server is back. While it is down, every
 /// call fails fast with `StoreError` (the API answers 503).
-final class PGPool: @unchecked Sendable {
-    // @unchecked: `idle` and `open` are only touched with `condition` locked.
+final class PGPool: Sendable {
     private let settings: PGSettings
-    private let condition = NSCondition()
-    private var idle: [PGConnection] = []
-    private var open = 0
+    /// One permit per connection a caller may hold, so at most `size` are ever open: a caller
+    /// takes an idle connection, or opens one only when none is idle.
+    private let permits: DispatchSemaphore
+    private let idle: Mutex<[PGConnection]>
     var size: Int { settings.poolSize }
 
     /// How long a caller waits for a busy pool before giving up with a `StoreError`.
@@ -18,8 +20,8 @@ final class PGPool: @unchecked Sendable {
 
     init(settings: PGSettings, first: PGConnection) {
         self.settings = settings
-        idle = [first]
-        open = 1
+        self.permits = DispatchSemaphore(value: settings.poolSize)
+        self.idle = Mutex([first])
     }
 
     /// Runs `body` on a connection of its own. If the connection turns out to be dead before a
@@ -47,49 +49,32 @@ final class PGPool: @unchecked Sendable {
     }
 
     private func checkOut() throws(StoreError) -> PGConnection {
-        condition.lock()
-        let deadline = Date().addingTimeInterval(Self.waitLimit)
-        while idle.isEmpty && open >= settings.poolSize {
-            guard condition.wait(until: deadline) else {
-                condition.unlock()
-                throw StoreError(path: settings.target,
-                                 reason: "all \(settings.poolSize) database connections stayed busy for \(Int(Self.waitLimit)) s",
-                                 duringOpen: false)
-            }
+        guard permits.wait(timeout: .now() + Self.waitLimit) == .success else {
+            throw .unavailable(location: settings.location,
+                               reason: "all \(settings.poolSize) database connections stayed busy for \(Int(Self.waitLimit)) s")
         }
-        if let connection = idle.popLast() {
-            condition.unlock()
-            return connection
-        }
-        open += 1
-        condition.unlock()
+        if let connection = idle.withLock({ $0.popLast() }) { return connection }
         do {
-            return try PGConnection(settings: settings, duringOpen: false)
+            return try PGConnection(settings: settings)
         } catch {
-            condition.lock()
-            open -= 1
-            condition.signal()
-            condition.unlock()
+            permits.signal()
             throw error
         }
     }
 
     private func checkIn(_ connection: PGConnection) {
         connection.rollbackQuietly()
-        var dropped: [PGConnection] = []
-        condition.lock()
-        if connection.isBroken {
+        let dropped: [PGConnection] = idle.withLock { idle in
+            guard connection.isBroken else {
+                idle.append(connection)
+                return []
+            }
             // One dead connection usually means the server restarted: the idle ones are dead too.
-            dropped = idle + [connection]
-            open -= dropped.count
-            idle.removeAll()
-            condition.broadcast()
-        } else {
-            idle.append(connection)
-            condition.signal()
+            defer { idle.removeAll() }
+            return idle + [connection]
         }
-        condition.unlock()
-        // Closed outside the lock.
-        dropped.removeAll()
+        permits.signal()
+        // Closed here, outside the lock.
+        _ = dropped
     }
 }

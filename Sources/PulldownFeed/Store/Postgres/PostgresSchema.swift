@@ -1,16 +1,24 @@
 /// The PostgreSQL layout, versioned by the `schema_version` row of `meta`.
 ///
-/// To change the layout, append a migration; its position + 1 is the version it produces.
-/// Migrations already shipped are never edited. All of it runs under the store's write lock, so
-/// several processes starting at once migrate once.
+/// To change the layout, append a step to `migrations` (see `SchemaMigrations`). All of it runs
+/// in one transaction under the store's write lock, so several processes starting at once
+/// migrate once.
 enum PostgresSchema {
-    static let migrations: [String] = [version1]
-    static var currentVersion: Int64 { Int64(migrations.count) }
     static let versionKey = "schema_version"
 
-    static func migrate(_ connection: PGConnection) throws(StoreError) {
+    static let migrations = SchemaMigrations<PGConnection>(
+        steps: [{ try $0.execute(version1) }],
+        readVersion: version,
+        writeVersion: { connection, version in
+            try connection.query("""
+                INSERT INTO meta(key, number) VALUES ($1::text, $2::float8)
+                ON CONFLICT (key) DO UPDATE SET number = excluded.number
+                """, [.text(versionKey), .int(version)])
+        })
+
+    static func migrate(_ connection: PGConnection) throws {
         try connection.execute("BEGIN; SELECT pg_advisory_xact_lock(\(PostgresStore.writeLockKey))")
-        do throws(StoreError) {
+        do {
             try connection.execute("""
                 -- Small facts the program keeps: the schema version, the token secret, the
                 -- generator's last item time. A value is a number or bytes.
@@ -20,32 +28,16 @@ enum PostgresSchema {
                     bytes bytea
                 )
                 """)
-            let found = try version(connection)
-            guard found <= currentVersion else {
-                throw StoreError(
-                    path: connection.target,
-                    reason: "schema version \(found) is newer than this program understands (\(currentVersion))",
-                    duringOpen: true)
-            }
-            var version = found
-            while version < currentVersion {
-                try connection.execute(migrations[Int(version)])
-                version += 1
-            }
-            if version != found {
-                try connection.query("""
-                    INSERT INTO meta(key, number) VALUES ($1::text, $2::float8)
-                    ON CONFLICT (key) DO UPDATE SET number = excluded.number
-                    """, [.text(versionKey), .int(version)])
-            }
+            // Every step runs inside this one transaction, which already holds the lock.
+            try migrations.migrate(connection, location: connection.location) { step in try step() }
             try connection.execute("COMMIT")
         } catch {
             connection.rollbackQuietly()
-            throw StoreError(path: error.path, reason: error.reason, code: error.code, duringOpen: true)
+            throw error
         }
     }
 
-    static func version(_ connection: PGConnection) throws(StoreError) -> Int64 {
+    static func version(_ connection: PGConnection) throws -> Int64 {
         let result = try connection.query("SELECT number FROM meta WHERE key = $1::text", [.text(versionKey)])
         guard result.rowCount == 1, !result.isNull(0, 0) else { return 0 }
         return Int64(result.double(0, 0))

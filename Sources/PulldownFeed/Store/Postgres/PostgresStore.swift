@@ -26,8 +26,7 @@ import Foundation
 /// acknowledged to a client is in the database.
 public final class PostgresStore: FeedStore {
     /// The URL with any password masked.
-    public let target: String
-    let settings: PGSettings
+    public let location: String
     let pool: PGPool
     private let listener: PGListener
     /// Tells our own notifications apart from other processes'.
@@ -39,17 +38,22 @@ public final class PostgresStore: FeedStore {
 
     /// Connects, creates or upgrades the schema, and starts listening for other processes' inserts.
     ///
-    /// Fails with the (password-masked) URL and libpq's reason when the server cannot be reached,
-    /// the login is refused, or the schema is newer than this program.
+    /// Fails with `StoreError.cannotOpen` (the password-masked URL and libpq's reason) when the
+    /// server cannot be reached or the login is refused, and with `StoreError.schemaTooNew` when
+    /// the schema is newer than this program.
     public init(url: String, poolSize: Int = ProcessInfo.processInfo.activeProcessorCount + 1) throws(StoreError) {
-        let settings = try PGSettings(url: url, defaultPoolSize: poolSize)
-        let first = try PGConnection(settings: settings, duringOpen: true)
-        try PostgresSchema.migrate(first)
-        self.settings = settings
-        self.target = settings.target
-        self.pool = PGPool(settings: settings, first: first)
-        self.instance = SessionID.random().hex
-        self.listener = try PGListener(settings: settings, channel: Self.channel, instance: instance)
+        let instance = SessionID.random().hex
+        do {
+            let settings = try PGSettings(url: url, defaultPoolSize: poolSize)
+            let first = try PGConnection(settings: settings)
+            try PostgresSchema.migrate(first)
+            self.location = settings.location
+            self.pool = PGPool(settings: settings, first: first)
+            self.listener = try PGListener(settings: settings, channel: Self.channel, instance: instance)
+        } catch {
+            throw StoreError.opening(error, at: PGSettings.masked(url))
+        }
+        self.instance = instance
         listener.start()
     }
 
@@ -94,137 +98,5 @@ public final class PostgresStore: FeedStore {
     /// Runs SQL text on a pooled connection; for tests and maintenance.
     func execute(_ sql: String) throws {
         try pool.withConnection { try $0.execute(sql) }
-    }
-}
-
-/// The `FeedStore` operations on one pooled connection (inside `write`'s transaction, or not).
-final class PGTransaction: FeedStoreWriting {
-    let connection: PGConnection
-    /// The largest id inserted in this transaction.
-    private(set) var insertedUpTo: Int64?
-
-    init(connection: PGConnection) {
-        self.connection = connection
-    }
-
-    static let columns = "id, title, body, author, created_at"
-
-    func items(before cursor: Int64, limit: Int) throws -> [Item] {
-        try fetch("SELECT \(Self.columns) FROM items WHERE id < $1::bigint ORDER BY id DESC LIMIT $2::bigint",
-                  cursor: cursor, limit: limit)
-    }
-
-    func newestItems(after cursor: Int64, limit: Int) throws -> [Item] {
-        try fetch("SELECT \(Self.columns) FROM items WHERE id > $1::bigint ORDER BY id DESC LIMIT $2::bigint",
-                  cursor: cursor, limit: limit)
-    }
-
-    func oldestItems(after cursor: Int64, limit: Int) throws -> [Item] {
-        try fetch("SELECT \(Self.columns) FROM items WHERE id > $1::bigint ORDER BY id ASC LIMIT $2::bigint",
-                  cursor: cursor, limit: limit)
-    }
-
-    private func fetch(_ sql: String, cursor: Int64, limit: Int) throws -> [Item] {
-        let result = try connection.query(sql, [.int(cursor), .int(Int64(limit))])
-        return (0..<result.rowCount).map { row in
-            Item(id: result.int64(row, 0), title: result.string(row, 1), body: result.string(row, 2),
-                 author: result.string(row, 3), createdAt: Date(timeIntervalSince1970: Double(result.int64(row, 4))))
-        }
-    }
-
-    func maxItemID() throws -> Int64? {
-        let result = try connection.query("SELECT max(id) FROM items")
-        guard result.rowCount == 1, !result.isNull(0, 0) else { return nil }
-        return result.int64(0, 0)
-    }
-
-    func insertItems(count: Int, _ make: (Int) -> ItemDraft) throws -> Int64? {
-        guard count > 0 else { return nil }
-        // Moves the counter under its row lock; the caller's transaction already holds the write lock.
-        let last = try connection.query("UPDATE item_ids SET last_id = last_id + $1::bigint RETURNING last_id",
-                                         [.int(Int64(count))]).int64(0, 0)
-        let first = last - Int64(count) + 1
-        if count <= 16 {
-            for index in 0..<count {
-                let draft = make(index)
-                try connection.query("""
-                    INSERT INTO items(id, title, body, author, created_at)
-                    VALUES ($1::bigint, $2::text, $3::text, $4::text, $5::bigint)
-                    """, [.int(first + Int64(index)), .text(draft.title), .text(draft.body), .text(draft.author),
-                          .int(draft.createdAt)])
-            }
-        } else {
-            // A seed: one COPY instead of a round trip per row.
-            try connection.copyIn("COPY items(id, title, body, author, created_at) FROM STDIN", rows: count) { index, buffer in
-                let draft = make(index)
-                buffer += Array(String(first + Int64(index)).utf8)
-                buffer.append(9)
-                PGConnection.appendCopyText(draft.title, to: &buffer)
-                buffer.append(9)
-                PGConnection.appendCopyText(draft.body, to: &buffer)
-                buffer.append(9)
-                PGConnection.appendCopyText(draft.author, to: &buffer)
-                buffer.append(9)
-                buffer += Array(String(draft.createdAt).utf8)
-                buffer.append(10)
-            }
-        }
-        insertedUpTo = max(insertedUpTo ?? last, last)
-        return last
-    }
-
-    func session(_ id: SessionID) throws -> SessionRecord? {
-        let result = try connection.query(
-            "SELECT last_updated, last_seen_id, refresh_count, last_active FROM sessions WHERE id = $1::bytea",
-            [.bytes(id.bytes)])
-        guard result.rowCount == 1 else { return nil }
-        return SessionRecord(lastUpdated: result.double(0, 0), lastSeenID: result.int64(0, 1),
-                             refreshCount: Int(result.int64(0, 2)), lastActive: result.double(0, 3))
-    }
-
-    func saveSession(_ id: SessionID, _ record: SessionRecord) throws {
-        try connection.query("""
-            INSERT INTO sessions(id, last_updated, last_seen_id, refresh_count, last_active)
-            VALUES ($1::bytea, $2::float8, $3::bigint, $4::bigint, $5::float8)
-            ON CONFLICT (id) DO UPDATE SET
-                last_updated = excluded.last_updated, last_seen_id = excluded.last_seen_id,
-                refresh_count = excluded.refresh_count, last_active = excluded.last_active
-            """, [.bytes(id.bytes), .double(record.lastUpdated), .int(record.lastSeenID),
-                  .int(Int64(record.refreshCount)), .double(record.lastActive)])
-    }
-
-    func deleteSessions(lastActiveBefore cutoff: Double) throws -> Int {
-        try connection.query("DELETE FROM sessions WHERE last_active < $1::float8", [.double(cutoff)]).affectedRows
-    }
-
-    func metaDouble(_ key: String) throws -> Double? {
-        let result = try connection.query("SELECT number FROM meta WHERE key = $1::text", [.text(key)])
-        guard result.rowCount == 1, !result.isNull(0, 0) else { return nil }
-        return result.double(0, 0)
-    }
-
-    func metaBytes(_ key: String) throws -> [UInt8]? {
-        let result = try connection.query("SELECT bytes FROM meta WHERE key = $1::text", [.text(key)])
-        guard result.rowCount == 1, !result.isNull(0, 0) else { return nil }
-        return result.bytes(0, 0)
-    }
-
-    func setMeta(_ key: String, double value: Double) throws {
-        try connection.query("""
-            INSERT INTO meta(key, number) VALUES ($1::text, $2::float8)
-            ON CONFLICT (key) DO UPDATE SET number = excluded.number, bytes = NULL
-            """, [.text(key), .double(value)])
-    }
-
-    func setMeta(_ key: String, bytes value: [UInt8]) throws {
-        try connection.query("""
-            INSERT INTO meta(key, bytes) VALUES ($1::text, $2::bytea)
-            ON CONFLICT (key) DO UPDATE SET bytes = excluded.bytes, number = NULL
-            """, [.text(key), .bytes(value)])
-    }
-
-    func insertMetaIfAbsent(_ key: String, bytes value: [UInt8]) throws {
-        try connection.query("INSERT INTO meta(key, bytes) VALUES ($1::text, $2::bytea) ON CONFLICT (key) DO NOTHING",
-                             [.text(key), .bytes(value)])
     }
 }

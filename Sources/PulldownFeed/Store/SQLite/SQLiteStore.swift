@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Synchronization
 
 /// The SQLite database behind a `Feed`: one serialized write connection and a pool of readers.
 ///
@@ -14,8 +15,8 @@ public final class SQLiteStore: FeedStore {
     /// The path as given.
     public let path: String
     let isMemory: Bool
-    private let writer: Locked<SQLiteConnection>
-    private let readers: Locked<[SQLiteConnection]>
+    private let writer: Mutex<SQLiteConnection>
+    private let readers = Mutex<[SQLiteConnection]>([])
     /// Idle readers kept open; more may exist briefly under load and are closed when returned.
     private let maxIdleReaders: Int
 
@@ -24,22 +25,20 @@ public final class SQLiteStore: FeedStore {
 
     /// Opens (creating if needed) and checks the database at `path`; `":memory:"` is a throwaway.
     ///
-    /// Fails with the path and SQLite's reason when the folder is missing or read-only, the file is
-    /// not a database or is corrupt, or its schema is newer than this program.
+    /// Fails with `StoreError.cannotOpen` (the path and SQLite's reason) when the folder is
+    /// missing or read-only, the file is not a database or is corrupt, and with
+    /// `StoreError.schemaTooNew` when its layout is newer than this program.
     public init(path: String) throws(StoreError) {
         self.path = path
         self.isMemory = path == ":memory:" || path.isEmpty
         self.maxIdleReaders = max(2, ProcessInfo.processInfo.activeProcessorCount)
-        let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         do {
+            let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
             try Self.prepareWriter(connection, isMemory: isMemory)
-        } catch let error as StoreError {
-            throw StoreError(path: path, reason: error.reason, code: error.code, duringOpen: true)
+            self.writer = Mutex(connection)
         } catch {
-            throw StoreError(path: path, reason: "\(error)", duringOpen: true)
+            throw StoreError.opening(error, at: path)
         }
-        self.writer = Locked(connection)
-        self.readers = Locked([])
     }
 
     private static func prepareWriter(_ connection: SQLiteConnection, isMemory: Bool) throws {
@@ -47,8 +46,7 @@ public final class SQLiteStore: FeedStore {
         // The first read of the file: a missing folder, or a file that is not a database, fails here.
         _ = try connection.withStatement("SELECT count(*) FROM sqlite_schema") { try $0.step() }
         if sqlite3_db_readonly(connection.handle, "main") == 1 {
-            throw StoreError(path: connection.path, reason: "attempt to write a readonly database",
-                             code: SQLITE_READONLY, duringOpen: true)
+            throw StoreError.cannotOpen(location: connection.path, reason: "attempt to write a readonly database")
         }
         if !isMemory {
             // Corruption found now is a clear failure at start, rather than a feed that looks empty;
@@ -59,21 +57,20 @@ public final class SQLiteStore: FeedStore {
             guard verdict == "ok" else {
                 // quick_check reports one problem per line; the start-up message stays one line.
                 let problems = verdict.split(whereSeparator: \.isNewline).joined(separator: " ")
-                throw StoreError(path: connection.path, reason: "database is corrupt: \(problems)",
-                                 code: SQLITE_CORRUPT, duringOpen: true)
+                throw StoreError.cannotOpen(location: connection.path, reason: "database is corrupt: \(problems)")
             }
         }
         if !isMemory {
             let mode = try switchToWAL(connection)
             guard mode.lowercased() == "wal" else {
-                throw StoreError(path: connection.path, reason: "cannot switch to WAL journal mode (got \(mode))",
-                                 duringOpen: true)
+                throw StoreError.cannotOpen(location: connection.path,
+                                            reason: "cannot switch to WAL journal mode (got \(mode))")
             }
             try connection.execute("PRAGMA synchronous = NORMAL")
             // A million-row seed grows the WAL to ~160 MB; give the disk back after checkpoints.
             try connection.execute("PRAGMA journal_size_limit = 33554432")
         }
-        try Schema.migrate(connection)
+        try SQLiteSchema.migrate(connection)
     }
 
     /// Puts the file in WAL mode (a setting stored in the file, so usually already done) and
@@ -90,7 +87,7 @@ public final class SQLiteStore: FeedStore {
                 return try connection.withStatement("PRAGMA journal_mode = WAL") { statement in
                     try statement.step() ? statement.string(0) : ""
                 }
-            } catch let error as StoreError where error.code & 0xff == SQLITE_BUSY && ContinuousClock.now < deadline {
+            } catch let error as SQLiteError where error.code & 0xff == SQLITE_BUSY && ContinuousClock.now < deadline {
                 Thread.sleep(forTimeInterval: 0.005)
             }
         }
@@ -98,9 +95,52 @@ public final class SQLiteStore: FeedStore {
 
     /// Runs `body` in a write transaction, holding this process's write lock.
     func withWriter<R>(_ body: (SQLiteConnection) throws -> R) throws -> R {
-        try writer.withLock { connection in
-            try connection.transaction { try body(connection) }
+        try reportingFailures {
+            try holdingWriter { connection in
+                try connection.transaction { try body(connection) }
+            }
         }
+    }
+
+    /// Runs `body` on a read connection. Single statements need no transaction; callers that read
+    /// twice and need one snapshot wrap themselves in `BEGIN … COMMIT`.
+    func withReader<R>(_ body: (SQLiteConnection) throws -> R) throws -> R {
+        try reportingFailures {
+            if isMemory {
+                return try holdingWriter(body)
+            }
+            let connection = try checkOutReader()
+            defer { checkIn(connection) }
+            return try body(connection)
+        }
+    }
+
+    /// Runs `body` on the write connection, holding its lock.
+    private func holdingWriter<R>(_ body: (SQLiteConnection) throws -> R) throws -> R {
+        // The result leaves through a local, not as `withLock`'s result: that must be provably
+        // unshared (`sending`), which a generic result of the caller's closure cannot be.
+        var result: Result<R, any Error>?
+        writer.withLock { connection in result = Result { try body(connection) } }
+        return try result!.get()
+    }
+
+    /// Runs `body`, turning SQLite's own failures into the `StoreError` every store reports.
+    private func reportingFailures<R>(_ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch let error as SQLiteError {
+            throw StoreError(error, at: path)
+        }
+    }
+
+    // MARK: FeedStore
+
+    public func read<R>(_ body: (any FeedStoreReading) throws -> R) throws -> R {
+        try withReader { try body(SQLiteTransaction(connection: $0)) }
+    }
+
+    public func write<R>(_ body: (any FeedStoreWriting) throws -> R) throws -> R {
+        try withWriter { try body(SQLiteTransaction(connection: $0)) }
     }
 
     /// Copies the WAL into the database file and truncates it; best effort (readers may hold it).
@@ -111,32 +151,13 @@ public final class SQLiteStore: FeedStore {
         }
     }
 
-    /// Runs `body` on a read connection. Single statements need no transaction; callers that read
-    /// twice and need one snapshot wrap themselves in `BEGIN … COMMIT`.
-    func withReader<R>(_ body: (SQLiteConnection) throws -> R) throws -> R {
-        if isMemory {
-            return try writer.withLock { try body($0) }
-        }
-        let connection = try checkOutReader()
-        defer { checkIn(connection) }
-        return try body(connection)
-    }
-
-    // MARK: FeedStore
-
-    public func read<R>(_ body: (any FeedStoreReading) throws -> R) throws -> R {
-        try withReader { try body($0) }
-    }
-
-    public func write<R>(_ body: (any FeedStoreWriting) throws -> R) throws -> R {
-        try withWriter { try body($0) }
-    }
-
     /// Nothing to observe: one process owns the file. (Other processes on the same file still
     /// read correct data; only their in-memory caches would lag.)
     public func observeForeignInserts(_ handler: @escaping @Sendable (Int64?) -> Void) {}
 
-    private func checkOutReader() throws(StoreError) -> SQLiteConnection {
+    // MARK: Read pool
+
+    private func checkOutReader() throws(SQLiteError) -> SQLiteConnection {
         if let idle = readers.withLock({ $0.popLast() }) { return idle }
         let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE)
         sqlite3_busy_timeout(connection.handle, Self.busyTimeoutMilliseconds)

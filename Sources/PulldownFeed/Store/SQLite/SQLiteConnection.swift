@@ -5,13 +5,15 @@ import Foundation
 ///
 /// Not thread-safe by itself: it is opened with SQLITE_OPEN_NOMUTEX and `SQLiteStore` hands it to
 /// one thread at a time (the write lock, or the read pool).
-final class SQLiteConnection {
+final class SQLiteConnection: @unchecked Sendable {
+    // @unchecked: the compiler cannot see that the store lends a connection to one thread at a
+    // time; that is what lets it sit in the store's `Mutex`es and move between threads.
     let handle: OpaquePointer
-    /// The path as the caller gave it, for error messages.
+    /// The path as the caller gave it, for messages.
     let path: String
     private var statements: [String: OpaquePointer] = [:]
 
-    init(path: String, flags: Int32) throws(StoreError) {
+    init(path: String, flags: Int32) throws(SQLiteError) {
         var db: OpaquePointer?
         let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard rc == SQLITE_OK, let db else {
@@ -22,7 +24,7 @@ final class SQLiteConnection {
                 reason += " (\(why))"
             }
             sqlite3_close_v2(db)
-            throw StoreError(path: path, reason: reason, code: rc, duringOpen: true)
+            throw SQLiteError(code: rc, message: reason)
         }
         // Extended codes tell "read-only database" apart from other failures.
         sqlite3_extended_result_codes(db, 1)
@@ -54,27 +56,28 @@ final class SQLiteConnection {
         sqlite3_close_v2(handle)
     }
 
-    func error(_ rc: Int32, duringOpen: Bool = false) -> StoreError {
-        StoreError(path: path, reason: String(cString: sqlite3_errmsg(handle)), code: rc, duringOpen: duringOpen)
+    /// The failure `rc` with SQLite's message for it.
+    func error(_ rc: Int32) -> SQLiteError {
+        SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(handle)))
     }
 
     /// Runs one or more statements that return nothing worth reading (DDL, BEGIN, COMMIT).
-    func execute(_ sql: String) throws(StoreError) {
+    func execute(_ sql: String) throws(SQLiteError) {
         let rc = sqlite3_exec(handle, sql, nil, nil, nil)
         guard rc == SQLITE_OK else { throw error(rc) }
     }
 
     /// Runs `body` with a cached prepared statement, and resets it afterwards whatever happens.
-    func withStatement<R>(_ sql: String, _ body: (Statement) throws -> R) throws -> R {
+    func withStatement<R>(_ sql: String, _ body: (SQLiteStatement) throws -> R) throws -> R {
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
         }
-        return try body(Statement(handle: statement, connection: self))
+        return try body(SQLiteStatement(handle: statement, connection: self))
     }
 
-    private func prepared(_ sql: String) throws(StoreError) -> OpaquePointer {
+    private func prepared(_ sql: String) throws(SQLiteError) -> OpaquePointer {
         if let cached = statements[sql] { return cached }
         var statement: OpaquePointer?
         // PERSISTENT: these statements live as long as the connection.
@@ -102,74 +105,5 @@ final class SQLiteConnection {
             _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
             throw error
         }
-    }
-}
-
-/// A prepared statement borrowed from a connection for the length of one `withStatement` call.
-struct Statement {
-    let handle: OpaquePointer
-    unowned let connection: SQLiteConnection
-
-    // SQLITE_TRANSIENT: SQLite copies the bytes before the bind call returns.
-    private static var transient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
-
-    func bind(_ index: Int32, _ value: Int64?) throws(StoreError) {
-        let rc = value.map { sqlite3_bind_int64(handle, index, $0) } ?? sqlite3_bind_null(handle, index)
-        try check(rc)
-    }
-
-    func bind(_ index: Int32, _ value: Int) throws(StoreError) {
-        try bind(index, Int64(value))
-    }
-
-    func bind(_ index: Int32, _ value: Double?) throws(StoreError) {
-        let rc = value.map { sqlite3_bind_double(handle, index, $0) } ?? sqlite3_bind_null(handle, index)
-        try check(rc)
-    }
-
-    func bind(_ index: Int32, _ value: String) throws(StoreError) {
-        // Explicit length: an embedded NUL is kept, not a terminator.
-        let rc = value.withCString { text in
-            sqlite3_bind_text(handle, index, text, Int32(value.utf8.count), Self.transient)
-        }
-        try check(rc)
-    }
-
-    func bind(_ index: Int32, blob: [UInt8]) throws(StoreError) {
-        let rc = blob.withUnsafeBytes { raw in
-            sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), Self.transient)
-        }
-        try check(rc)
-    }
-
-    /// Advances to the next row; false when the statement is done.
-    @discardableResult
-    func step() throws(StoreError) -> Bool {
-        let rc = sqlite3_step(handle)
-        switch rc {
-        case SQLITE_ROW: return true
-        case SQLITE_DONE: return false
-        default: throw connection.error(rc)
-        }
-    }
-
-    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
-    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
-    func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
-
-    func string(_ column: Int32) -> String {
-        guard let text = sqlite3_column_text(handle, column) else { return "" }
-        let count = Int(sqlite3_column_bytes(handle, column))
-        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
-    }
-
-    func blob(_ column: Int32) -> [UInt8] {
-        let count = Int(sqlite3_column_bytes(handle, column))
-        guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return [] }
-        return Array(UnsafeRawBufferPointer(start: bytes, count: count))
-    }
-
-    private func check(_ rc: Int32) throws(StoreError) {
-        guard rc == SQLITE_OK else { throw connection.error(rc) }
     }
 }

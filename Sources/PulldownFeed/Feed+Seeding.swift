@@ -27,13 +27,13 @@ extension Feed {
                 return ItemDraft(title: text.title, body: text.body, author: text.author, createdAt: createdAt)
             }
             // Seeding counts as the latest item time: the generator waits a full interval from here.
-            try store.setMeta(Meta.lastItemTime, double: now.timeIntervalSince1970)
+            try store.setMeta(MetaKey.lastItemTime, double: now.timeIntervalSince1970)
             return lastID
         }
         guard let lastID else { return 0 }
-        noteInserted(upTo: lastID)
+        cache.noteInserted(upTo: lastID)
         // A big seed leaves a WAL as large as the data; fold it in now rather than keep it on disk.
-        if count >= 10_000 { store.compact() }
+        if count >= 10_000 { compactStorage() }
         return count
     }
 }

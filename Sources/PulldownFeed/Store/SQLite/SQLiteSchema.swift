@@ -1,35 +1,16 @@
-import CSQLite
-
-/// The database layout, versioned with `PRAGMA user_version`.
+/// The SQLite layout, versioned with `PRAGMA user_version`.
 ///
-/// To change the layout, append a migration to `migrations`; its position + 1 is the version it
-/// produces. Migrations already shipped are never edited.
-enum Schema {
-    static let migrations: [@Sendable (SQLiteConnection) throws -> Void] = [
-        version1,
-    ]
+/// To change the layout, append a step to `migrations` (see `SchemaMigrations`).
+enum SQLiteSchema {
+    static let migrations = SchemaMigrations<SQLiteConnection>(
+        steps: [version1],
+        readVersion: userVersion,
+        writeVersion: { connection, version in try connection.execute("PRAGMA user_version = \(version)") })
 
-    static var currentVersion: Int64 { Int64(migrations.count) }
-
-    /// Brings the database up to `currentVersion`, one transaction per step.
+    /// Brings the database up to `migrations.latestVersion`, one `BEGIN IMMEDIATE` transaction per
+    /// step, so several processes opening a new file at once migrate it once.
     static func migrate(_ connection: SQLiteConnection) throws {
-        let found = try userVersion(connection)
-        guard found <= currentVersion else {
-            throw StoreError(
-                path: connection.path,
-                reason: "schema version \(found) is newer than this program understands (\(currentVersion))",
-                duringOpen: true)
-        }
-        var version = found
-        while version < currentVersion {
-            version += 1
-            try connection.transaction {
-                // Re-read inside the write lock: another process may have migrated meanwhile.
-                guard try userVersion(connection) == version - 1 else { return }
-                try migrations[Int(version - 1)](connection)
-                try connection.execute("PRAGMA user_version = \(version)")
-            }
-        }
+        try migrations.migrate(connection, location: connection.path) { step in try connection.transaction(step) }
     }
 
     static func userVersion(_ connection: SQLiteConnection) throws -> Int64 {

@@ -1,0 +1,8 @@
+/// The names under which the feed keeps its small facts in a store's key/value table
+/// (`FeedStoreReading.metaDouble(_:)` and the other meta calls).
+enum MetaKey {
+    /// Unix seconds of the newest seeded, added or generated item; drives the demo generator.
+    static let lastItemTime = "last_item_time"
+    /// 32 random bytes that sign session tokens.
+    static let tokenSecret = "token_secret"
+}

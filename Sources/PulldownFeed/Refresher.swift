@@ -1,0 +1,59 @@
+import Foundation
+
+/// One refresh waiting to be committed.
+struct RefreshRequest: Sendable {
+    let session: SessionID
+    let after: Int64?
+    /// Already clamped to the feed's page sizes.
+    let limit: Int
+}
+
+/// The rules of a pull-to-refresh, applied to a batch of them in one transaction.
+///
+/// Holds what a refresh needs rather than the `Feed`, so the batcher that owns it holds no
+/// reference back to the feed.
+struct Refresher: Sendable {
+    let store: any FeedStore
+    let clock: any FeedClock
+    let generator: DemoGenerator
+    let cache: FeedCache
+
+    /// Commits `requests` in one transaction, each applied in order as if alone; returns their
+    /// results in that order. If the transaction fails, nothing changes and every one fails.
+    func commit(_ requests: [RefreshRequest]) throws -> [RefreshResult] {
+        let now = clock.now().timeIntervalSince1970
+        let (results, generated) = try store.write { store -> ([RefreshResult], Int64?) in
+            var results: [RefreshResult] = []
+            results.reserveCapacity(requests.count)
+            var generated: Int64?
+            for request in requests {
+                let (result, made) = try apply(request, now: now, in: store)
+                results.append(result)
+                generated = made ?? generated
+            }
+            return (results, generated)
+        }
+        if let generated { cache.noteInserted(upTo: generated) }
+        return results
+    }
+
+    /// One refresh inside an open write transaction: generate if due, read what is new, stamp
+    /// the session. Returns the answer and the largest generated id, if any.
+    private func apply(_ request: RefreshRequest, now: Double,
+                       in store: any FeedStoreWriting) throws -> (RefreshResult, Int64?) {
+        let generated = try generator.generateIfDue(now: Date(timeIntervalSince1970: now), in: store)
+        let old = try store.session(request.session)
+        let baseline = request.after ?? old?.lastSeenID ?? 0
+        let rows = try store.newestItems(after: baseline, limit: request.limit + 1)
+        let items = Array(rows.prefix(request.limit))
+        // A cursor beyond the newest item must not make later refreshes skip real items.
+        let newest = try store.maxItemID() ?? 0
+        let lastSeen = max(old?.lastSeenID ?? 0, min(baseline, newest), items.first?.id ?? 0)
+        let lastUpdated = max(old?.lastUpdated ?? now, now)
+        try store.saveSession(request.session, SessionRecord(lastUpdated: lastUpdated, lastSeenID: lastSeen,
+                                                             refreshCount: (old?.refreshCount ?? 0) + 1, lastActive: now))
+        let result = RefreshResult(items: items, gap: rows.count > request.limit,
+                                   lastUpdated: Date(timeIntervalSince1970: lastUpdated))
+        return (result, generated)
+    }
+}
