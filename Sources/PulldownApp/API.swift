@@ -101,8 +101,7 @@ struct API: Sendable {
 
     func item(_ request: HTTPRequest) -> HTTPResponse {
         // Decimal digits only, like the cursors; anything else names no item.
-        guard let text = request.pathParameters["id"], text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-              let id = Int64(text) else {
+        guard let id = request.pathParameters["id"].flatMap(DecimalDigits.parse) else {
             return Self.notFound(request)
         }
         return Self.answer {

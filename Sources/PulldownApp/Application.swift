@@ -8,6 +8,7 @@ import Synchronization
 public final class Application: Sendable {
     public let server: HTTPServer
     public let feed: Feed
+    private let live: LiveEvents
     private let maintenance: Maintenance
 
     /// Why the application could not start: a message for standard error (exit code 1).
@@ -48,14 +49,24 @@ public final class Application: Sendable {
             throw StartupError(description: "cannot prepare the database at \(configuration.databasePath): \(error)")
         }
 
+        let live = LiveEvents(source: feed, settings: .init(
+            maxStreams: configuration.maxStreams, heartbeatSeconds: configuration.heartbeatSeconds,
+            newItemsEvery: configuration.newItemsEvery))
         let handler = Self.handler(feed: feed, tokens: tokens, staticFiles: staticFiles, openAPI: openAPI,
-                                   configuration: configuration)
+                                   live: live, configuration: configuration)
+        var serverConfiguration = configuration.server
+        // Streams get their own share of connections, so a full house of them never keeps
+        // ordinary requests out.
+        serverConfiguration.connectionLimit += UInt32(configuration.maxStreams)
+        Self.raiseFileLimit(for: serverConfiguration)
         do {
-            server = try HTTPServer(configuration: configuration.server, handler: handler)
+            server = try HTTPServer(configuration: serverConfiguration, handler: handler)
         } catch {
+            live.stop()
             throw StartupError(description: error.description)
         }
         self.feed = feed
+        self.live = live
         self.maintenance = Maintenance(feed: feed, staticFiles: staticFiles)
     }
 
@@ -65,6 +76,7 @@ public final class Application: Sendable {
     /// Stops accepting, finishes in-flight requests and stops the server.
     public func stop() {
         maintenance.cancel()
+        live.stop()
         server.stop()
         // Fold the write-ahead log back into the database, so a stopped demo leaves one file
         // that is complete on its own (the -wal beside it is emptied).
@@ -74,7 +86,7 @@ public final class Application: Sendable {
     /// The server's one router: `/api/` through CORS (when origins are listed) and the demo
     /// knobs to the API; `/healthz`; everything else is a file of the page.
     static func handler(feed: Feed, tokens: SessionTokens, staticFiles: StaticFiles, openAPI: HTTPResponse,
-                        configuration: Configuration) -> HTTPHandler {
+                        live: LiveEvents, configuration: Configuration) -> HTTPHandler {
         let api = API(feed: feed, sessions: SessionResolver(tokens: tokens), pageSize: configuration.pageSize)
         let cors = CORS(allowedOrigins: Set(configuration.corsOrigins))
         let knobs = DemoKnobs(delayMilliseconds: configuration.delayMilliseconds,
@@ -82,11 +94,26 @@ public final class Application: Sendable {
                               failRate: configuration.failRate)
         var router = Router(fallback: { request in staticFiles.respond(to: request) })
         api.addRoutes(to: &router, openAPI: openAPI)
+        EventsEndpoint(live: live).addRoute(to: &router)
         router.get("/healthz") { _ in api.health() }
         // Without CORS there is nothing to add to an answer, so answers pass through untouched.
         let middleware: [any HTTPMiddleware] = cors.isEnabled ? [cors, knobs] : [knobs]
         router.scope("/api", middleware: middleware, notFound: API.notFound)
         return router.handler
+    }
+}
+
+extension Application {
+    /// Every connection is a file descriptor: raise the limit as far as the system allows, and
+    /// say so at start if that is still less than the connection limits need.
+    static func raiseFileLimit(for server: ServerConfiguration) {
+        // The listening socket, the database, standard streams and a margin.
+        let needed = Int(server.connectionLimit) + 64
+        let limit = FileLimit.raise(toward: needed)
+        if limit < needed {
+            ErrorLog.write("the open-file limit is \(limit), below the \(needed) that --connection-limit and "
+                           + "--max-streams need; connections past it will wait or be refused (raise ulimit -n)")
+        }
     }
 }
 

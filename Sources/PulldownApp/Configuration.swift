@@ -14,6 +14,9 @@ public struct Configuration: Sendable {
     public var jitterMilliseconds = 0
     public var failRate: Double = 0
     public var corsOrigins: [String] = []
+    /// Server-sent event streams open at once; they come on top of `server.connectionLimit`.
+    public var maxStreams = 10_000
+    public var heartbeatSeconds: Double = 15
     public var showHelp = false
 
     public init() {}
@@ -111,6 +114,14 @@ public enum ConfigurationParser {
         Option(flag: "--connection-limit", variable: "PULLDOWN_CONNECTION_LIMIT", valueName: "N",
                help: "connections open at once (default 4000)") { config, value throws(UsageError) in
             config.server.connectionLimit = UInt32(try integer(value, flag: "--connection-limit", in: 1...1_000_000))
+        },
+        Option(flag: "--max-streams", variable: "PULLDOWN_MAX_STREAMS", valueName: "N",
+               help: "event streams (/api/events) open at once, besides --connection-limit (default 10000)") { config, value throws(UsageError) in
+            config.maxStreams = try integer(value, flag: "--max-streams", in: 0...1_000_000)
+        },
+        Option(flag: "--heartbeat-seconds", variable: "PULLDOWN_HEARTBEAT_SECONDS", valueName: "SECONDS",
+               help: "a comment on every event stream this often, so proxies keep it open (default 15)") { config, value throws(UsageError) in
+            config.heartbeatSeconds = try number(value, flag: "--heartbeat-seconds", in: 0.1...3600)
         },
         Option(flag: "--quiet", variable: "PULLDOWN_QUIET", valueName: nil,
                help: "no access log") { config, value throws(UsageError) in

@@ -64,10 +64,8 @@ struct DemoKnobs: HTTPMiddleware {
         return Plan(delayMilliseconds: delay, failure: failure)
     }
 
-    /// Decimal digits only, as `limit` and the cursors: `Int("+300")` would take a sign.
     private static func integer(_ text: String) -> Int? {
-        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-        return Int(text)
+        DecimalDigits.parse(text).flatMap { Int(exactly: $0) }
     }
 
     private static func injected(status: Int, title: String, reason: String) -> Problem {

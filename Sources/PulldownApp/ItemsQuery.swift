@@ -25,8 +25,7 @@ struct ItemsQuery: Equatable {
         }
         func integer(_ name: String, in range: ClosedRange<Int64>) -> Int64? {
             guard let text = single(name) else { return nil }
-            guard text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), !text.isEmpty,
-                  let value = Int64(text), range.contains(value) else {
+            guard let value = DecimalDigits.parse(text), range.contains(value) else {
                 invalid.append(.init(name: name, reason: "must be an integer from \(range.lowerBound) to \(range.upperBound)"))
                 return nil
             }

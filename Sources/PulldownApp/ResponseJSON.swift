@@ -42,6 +42,16 @@ enum ResponseJSON {
         return json.bytes
     }
 
+    /// `{"items": [...], "gap": false}`: the data of a live `items` event.
+    static func liveItems(_ items: [Item], gap: Bool) -> [UInt8] {
+        var json = JSONWriter(capacity: 256 * max(1, items.count))
+        json.beginObject()
+        writeItems(items, to: &json)
+        json.key("gap"); json.bool(gap)
+        json.endObject()
+        return json.bytes
+    }
+
     /// `{"lastUpdated": "..." | null, "lastSeenId": 42 | null, "refreshCount": 3}`
     static func session(_ state: SessionState?) -> [UInt8] {
         var json = JSONWriter()

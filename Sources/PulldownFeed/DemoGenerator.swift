@@ -7,8 +7,9 @@ struct DemoGenerator: Sendable {
 
     /// Inserts 1 to 3 demo items if `interval` seconds have passed since the last item time.
     ///
-    /// Called only from a refresh, inside its write transaction: nothing is generated while nobody
-    /// pulls, so the store cannot grow without bound. Returns the largest new id, if any.
+    /// Called inside a write transaction, from a refresh or while a live stream is open (see
+    /// `Feed.generateDueItems()`): nothing is generated while nobody pulls or listens, so the
+    /// store cannot grow without bound. Returns the largest new id, if any.
     func generateIfDue(now: Date, in store: any FeedStoreWriting) throws -> Int64? {
         guard interval > 0 else { return nil }
         let nowSeconds = now.timeIntervalSince1970

@@ -4,7 +4,8 @@ import Synchronization
 /// that moves with every insert, and the newest item id.
 ///
 /// Both only move forward. Callers report inserts after they commit, so data read after seeing
-/// revision R is at least as new as R.
+/// revision R is at least as new as R. Every insert, ours or another process's, is reported
+/// here, so this is also where insert observers (the live events) hear of them.
 final class FeedCache: Sendable {
     private struct State {
         var revision: UInt64 = 0
@@ -13,6 +14,17 @@ final class FeedCache: Sendable {
     }
 
     private let state = Mutex(State())
+    private let observers = Mutex<[@Sendable (Int64?) -> Void]>([])
+
+    /// Calls `handler` after every reported insert with its largest id (nil: inserts may have
+    /// been missed), on the reporting thread, outside any lock.
+    func observeInserts(_ handler: @escaping @Sendable (Int64?) -> Void) {
+        observers.withLock { $0.append(handler) }
+    }
+
+    private func announce(_ newest: Int64?) {
+        for handler in observers.withLock({ $0 }) { handler(newest) }
+    }
 
     var revision: UInt64 { state.withLock { $0.revision } }
 
@@ -26,6 +38,7 @@ final class FeedCache: Sendable {
             // larger(): two writers may report in either order after their commits.
             state.newestID = .some(Self.larger(state.newestID ?? nil, id))
         }
+        announce(id)
     }
 
     /// Records inserts another process reported, up to `newest`; nil when inserts may have been
@@ -39,6 +52,7 @@ final class FeedCache: Sendable {
                 state.newestID = nil
             }
         }
+        announce(newest)
     }
 
     /// Records what a shared store just said is its newest id (outer nil: it did not answer).

@@ -1,0 +1,51 @@
+import PulldownHTTP
+
+/// `GET /api/events`: new items as server-sent events (see `LiveEvents`).
+struct EventsEndpoint: Sendable {
+    let live: LiveEvents
+
+    func addRoute(to router: inout Router) {
+        router.add("GET", "/api/events", answeringLater: { request, responder in self.open(request, responder) })
+    }
+
+    /// The cursor is `Last-Event-ID` (what EventSource sends when it reconnects), else `?after=`.
+    func open(_ request: HTTPRequest, _ responder: Responder) {
+        let cursor: Int64?
+        do {
+            cursor = try Self.cursor(of: request)
+        } catch {
+            return responder.send(error.response)
+        }
+        guard let stream = live.subscribe(after: cursor) else {
+            return responder.send(Problem(status: 503, title: "Service Unavailable",
+                                          detail: "Too many event streams are open. Try again in a moment.",
+                                          headers: HTTPHeaders([("Retry-After", "5")])).response)
+        }
+        responder.send(.stream(stream, headers: HTTPHeaders([
+            ("Content-Type", "text/event-stream"),
+            ("Cache-Control", "no-store"),
+            // Proxies that buffer answers (nginx) would hold events back.
+            ("X-Accel-Buffering", "no"),
+        ])))
+    }
+
+    static func cursor(of request: HTTPRequest) throws(Problem) -> Int64? {
+        var invalid: [Problem.InvalidParam] = []
+        for name in request.query.names where name != "after" && !ItemsQuery.knobNames.contains(name) {
+            invalid.append(.init(name: name, reason: "is not a parameter of this endpoint (after)"))
+        }
+        let after = request.query.values(for: "after")
+        if after.count > 1 { invalid.append(.init(name: "after", reason: "must be given at most once")) }
+        let fromQuery = after.first.flatMap(DecimalDigits.parse)
+        if after.first != nil && fromQuery == nil {
+            invalid.append(.init(name: "after", reason: "must be an integer from 0 to \(Int64.max)"))
+        }
+        let header = request.headers["Last-Event-ID"]
+        let fromHeader = header.flatMap(DecimalDigits.parse)
+        if header != nil && fromHeader == nil {
+            invalid.append(.init(name: "Last-Event-ID", reason: "must be an item id, as sent in the stream"))
+        }
+        guard invalid.isEmpty else { throw Problem.badRequest("The stream's cursor is invalid.", invalidParams: invalid) }
+        return fromHeader ?? fromQuery
+    }
+}

@@ -1,0 +1,140 @@
+"""GET /api/events: new items pushed as server-sent events to a real server."""
+import signal
+
+from sse_client import Stream
+from test_api_support import call
+
+
+def post(server, title):
+    reply = call(server, "POST", "/api/items", json={"title": title, "body": "live"})
+    assert reply.status == 201, reply
+    return reply.json()["id"]
+
+
+def test_the_stream_is_event_stream_framed_and_starts_with_retry(start_server):
+    server = start_server(seed="5")
+    stream = Stream(server)
+    assert stream.status == 200
+    assert stream.headers["content-type"] == "text/event-stream"
+    assert stream.headers["cache-control"] == "no-store"
+    assert stream.headers["transfer-encoding"] == "chunked"
+    first = stream.next_event()
+    assert first.fields == {"retry": "1000"}
+    item = post(server, "Pushed")
+    event = stream.next_items()
+    assert event.id == str(item)
+    assert event.data["gap"] is False
+    assert [i["id"] for i in event.data["items"]] == [item]
+    assert event.data["items"][0]["title"] == "Pushed"
+    # The same item JSON as the pages.
+    page = call(server, "GET", f"/api/items?limit=1").json()
+    assert event.data["items"][0] == page["items"][0]
+
+
+def test_without_a_cursor_only_later_items_come(start_server):
+    server = start_server(seed="5")
+    stream = Stream(server)
+    item = post(server, "After joining")
+    assert [i["id"] for i in stream.next_items().data["items"]] == [item]
+
+
+def test_a_reconnect_with_last_event_id_gets_exactly_what_it_missed(start_server):
+    server = start_server(seed="3")
+    seen = []
+    stream = Stream(server)
+    for title in ["one", "two", "three"]:
+        post(server, title)
+        event = stream.next_items()
+        seen += [i["id"] for i in event.data["items"]]
+        last = event.id
+    stream.close()   # the connection drops
+    missed = [post(server, "while away 1"), post(server, "while away 2")]
+    again = Stream(server, query="?after=1", last_event_id=last)   # the header wins over ?after
+    event = again.next_items()
+    assert [i["id"] for i in event.data["items"]] == list(reversed(missed))
+    assert event.data["gap"] is False
+    seen += [i["id"] for i in event.data["items"]]
+    latest = post(server, "after the reconnect")
+    seen += [i["id"] for i in again.next_items().data["items"]]
+    assert sorted(seen) == list(range(4, latest + 1)), "none twice, none lost"
+    assert len(seen) == len(set(seen))
+
+
+def test_more_than_ten_missed_items_are_a_gap(start_server):
+    server = start_server(seed="2")
+    for n in range(12):
+        post(server, f"missed {n}")
+    stream = Stream(server, query="?after=2")
+    event = stream.next_items()
+    assert event.data["gap"] is True
+    assert [i["id"] for i in event.data["items"]] == list(range(14, 4, -1))
+    assert event.id == "14"
+
+
+def test_a_bad_cursor_is_a_400_naming_it(start_server):
+    server = start_server(seed="2")
+    for query, header, name in [("?after=x", None, "after"), ("", "12abc", "Last-Event-ID"), ("?limit=3", None, "limit")]:
+        stream = Stream(server, query=query, last_event_id=header)
+        assert stream.status == 400
+        assert stream.headers["content-type"] == "application/problem+json"
+        assert name in stream.body.decode()
+
+
+def test_past_the_stream_limit_503_while_pages_and_health_are_still_served(start_server):
+    server = start_server("--max-streams", "3", seed="5")
+    streams = [Stream(server) for _ in range(3)]
+    for stream in streams:
+        assert stream.status == 200
+        stream.next_event()   # open: its retry line arrived
+    refused = Stream(server)
+    assert refused.status == 503
+    assert refused.headers["content-type"] == "application/problem+json"
+    assert refused.headers["retry-after"] == "5"
+    assert call(server, "GET", "/api/items").status == 200
+    assert call(server, "GET", "/healthz").status == 200
+    # A stream that leaves gives its slot back.
+    streams[0].close()
+    post(server, "wakes the streams, so the closed one is noticed")
+    for stream in streams[1:]:
+        stream.next_items()
+    for _ in range(50):
+        again = Stream(server)
+        if again.status == 200:
+            break
+        again.close()
+        # The slot comes back once the server has seen the socket gone; each try is a round
+        # trip with the server, not a sleep.
+        post(server, "another wake-up")
+        for stream in streams[1:]:
+            stream.next_items()
+    assert again.status == 200
+
+
+def test_heartbeat_comments_keep_an_idle_stream_alive(start_server):
+    server = start_server("--heartbeat-seconds", "0.2", seed="1")
+    stream = Stream(server)
+    stream.next_event()   # retry
+    event = stream.next_event()
+    assert event.comments == ["ping"]
+    assert event.fields == {}
+
+
+def test_the_demo_generator_runs_while_a_stream_is_open(start_server):
+    server = start_server(seed="3", new_items_every="0.3")
+    stream = Stream(server)
+    event = stream.next_items(deadline_seconds=15)
+    assert all(i["id"] > 3 for i in event.data["items"])
+    assert 1 <= len(event.data["items"]) <= 3
+
+
+def test_sigterm_ends_every_stream_cleanly_and_exits_0(start_server):
+    server = start_server(seed="3")
+    streams = [Stream(server) for _ in range(5)]
+    for stream in streams:
+        stream.next_event()
+    server.process.send_signal(signal.SIGTERM)
+    for stream in streams:
+        assert stream.next_event() is None, "the body ended with its last chunk"
+        assert stream.ended
+    # README: SIGTERM exits 0 within 2 s.
+    assert server.process.wait(timeout=2) == 0
