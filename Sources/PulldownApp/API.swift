@@ -8,6 +8,8 @@ struct API: Sendable {
     let sessions: SessionResolver
     let pageSize: Int
     let newestPages = NewestPageCache()
+    /// Pages that can never change, ready to send (see `PageCaching`).
+    var immutablePages = ImmutablePageCache(bytes: Configuration.defaultPageCacheBytes)
 
     /// The API's routes, added to the server's one router.
     func addRoutes(to router: inout Router, openAPI: HTTPResponse) {
@@ -16,7 +18,7 @@ struct API: Sendable {
         router.get("/api/items/{id}") { request in self.item(request) }
         router.add("POST", "/api/refresh", answeringLater: { request, responder in self.refresh(request, responder) })
         router.get("/api/session") { request in self.session(request) }
-        router.get("/api/openapi.json") { _ in openAPI }
+        router.get("/api/openapi.json") { request in Self.conditional(openAPI, for: request) }
     }
 
     /// Any other path under /api/.
@@ -58,27 +60,42 @@ struct API: Sendable {
             let response: HTTPResponse
             if query.cursor == .newest {
                 response = try newestPages.response(limit: query.limit, revision: feed.currentRevision()) {
-                    try pageResponse(feed.page(before: nil, limit: query.limit), query: query)
+                    try pageResponse(feed.page(before: nil, limit: query.limit), query: query, immutable: false)
                 }
-            } else if case .before(let id) = query.cursor {
-                response = try pageResponse(feed.page(before: id, limit: query.limit), query: query)
-            } else if case .after(let id) = query.cursor {
-                response = try pageResponse(feed.newer(after: id, limit: query.limit), query: query)
+            } else if let kept = immutablePages.response(for: query) {
+                response = kept
             } else {
-                preconditionFailure("every cursor is handled above")
+                // The newest id is read before the page, so a page called fixed is at least that old.
+                let newest = feed.newestID()
+                let page: ItemPage
+                if case .after(let id) = query.cursor {
+                    page = try feed.newer(after: id, limit: query.limit)
+                } else if case .before(let id) = query.cursor {
+                    page = try feed.page(before: id, limit: query.limit)
+                } else {
+                    preconditionFailure("the newest page is handled above")
+                }
+                let immutable = PageCaching.isImmutable(query, page: page, newestID: newest)
+                let built = pageResponse(page, query: query, immutable: immutable)
+                response = immutable ? immutablePages.keep(built, for: query) : built
             }
-            let etag = response.headers["ETag"] ?? ""
-            let matches = EntityTag.matches(ifNoneMatch: request.headers["If-None-Match"], etag: etag)
-            return matches ? response.notModified() : response
+            return Self.conditional(response, for: request)
         }
     }
 
+    /// 304 when the request's `If-None-Match` names the response's ETag, else the response.
+    static func conditional(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
+        guard let etag = response.headers["ETag"] else { return response }
+        let matches = EntityTag.matches(ifNoneMatch: request.headers["If-None-Match"], etag: etag)
+        return matches ? response.notModified() : response
+    }
+
     /// A page as JSON with its ETag, `Cache-Control` and `Link` headers.
-    func pageResponse(_ page: ItemPage, query: ItemsQuery) -> HTTPResponse {
+    func pageResponse(_ page: ItemPage, query: ItemsQuery, immutable: Bool) -> HTTPResponse {
         let body = ResponseJSON.page(page, limit: query.limit)
         var response = HTTPResponse.json(body)
         response.headers.add("ETag", EntityTag.strong(for: body))
-        response.headers.add("Cache-Control", "no-cache")
+        response.headers.add("Cache-Control", immutable ? PageCaching.immutable : PageCaching.revalidate)
         if let link = Self.nextLink(page: page, query: query) { response.headers.add("Link", link) }
         return response
     }
@@ -107,9 +124,17 @@ struct API: Sendable {
         return Self.answer {
             let page = try feed.page(before: id == Int64.max ? id : id + 1, limit: 1)
             guard let item = page.items.first, item.id == id else {
-                throw Problem.notFound("There is no item \(id).")
+                // It may exist later: ask again.
+                var missing = Problem.notFound("There is no item \(id).")
+                missing.headers.add("Cache-Control", PageCaching.revalidate)
+                throw missing
             }
-            return HTTPResponse.json(ResponseJSON.item(item))
+            // An item never changes once it exists.
+            let body = ResponseJSON.item(item)
+            var response = HTTPResponse.json(body)
+            response.headers.add("ETag", EntityTag.strong(for: body))
+            response.headers.add("Cache-Control", PageCaching.immutable)
+            return Self.conditional(response, for: request)
         }
     }
 

@@ -87,7 +87,8 @@ public final class Application: Sendable {
     /// knobs to the API; `/healthz`; everything else is a file of the page.
     static func handler(feed: Feed, tokens: SessionTokens, staticFiles: StaticFiles, openAPI: HTTPResponse,
                         live: LiveEvents, configuration: Configuration) -> HTTPHandler {
-        let api = API(feed: feed, sessions: SessionResolver(tokens: tokens), pageSize: configuration.pageSize)
+        let api = API(feed: feed, sessions: SessionResolver(tokens: tokens), pageSize: configuration.pageSize,
+                      immutablePages: ImmutablePageCache(bytes: configuration.pageCacheBytes))
         let cors = CORS(allowedOrigins: Set(configuration.corsOrigins))
         let knobs = DemoKnobs(delayMilliseconds: configuration.delayMilliseconds,
                               jitterMilliseconds: configuration.jitterMilliseconds,

@@ -17,9 +17,13 @@ public struct Configuration: Sendable {
     /// Server-sent event streams open at once; they come on top of `server.connectionLimit`.
     public var maxStreams = 10_000
     public var heartbeatSeconds: Double = 15
+    /// Bytes of immutable pages kept ready in memory (see `PageCaching`).
+    public var pageCacheBytes = Configuration.defaultPageCacheBytes
     public var showHelp = false
 
     public init() {}
+
+    public static let defaultPageCacheBytes = 16 << 20
 
     /// The largest page a client may ask for.
     public static let maxPageSize = 100
@@ -122,6 +126,10 @@ public enum ConfigurationParser {
         Option(flag: "--heartbeat-seconds", variable: "PULLDOWN_HEARTBEAT_SECONDS", valueName: "SECONDS",
                help: "a comment on every event stream this often, so proxies keep it open (default 15)") { config, value throws(UsageError) in
             config.heartbeatSeconds = try number(value, flag: "--heartbeat-seconds", in: 0.1...3600)
+        },
+        Option(flag: "--page-cache-mb", variable: "PULLDOWN_PAGE_CACHE_MB", valueName: "MB",
+               help: "memory for pages that can never change, kept ready to send (default 16, 0 for none)") { config, value throws(UsageError) in
+            config.pageCacheBytes = try integer(value, flag: "--page-cache-mb", in: 0...65_536) << 20
         },
         Option(flag: "--quiet", variable: "PULLDOWN_QUIET", valueName: nil,
                help: "no access log") { config, value throws(UsageError) in

@@ -2,7 +2,7 @@ import PulldownHTTP
 
 /// The validated parameters of `GET /api/items`.
 struct ItemsQuery: Equatable {
-    enum Cursor: Equatable {
+    enum Cursor: Hashable {
         case newest
         case before(Int64)
         case after(Int64)

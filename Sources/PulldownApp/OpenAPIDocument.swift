@@ -14,7 +14,9 @@ enum OpenAPIDocument {
               let data = try? Data(contentsOf: url),
               (try? JSONSerialization.jsonObject(with: data)) != nil else { return nil }
         var response = HTTPResponse.json(Array(data))
-        response.headers.add("Cache-Control", "no-cache")
+        // It changes only with the program: revalidate, and a 304 costs nothing.
+        response.headers.add("ETag", EntityTag.strong(for: Array(data)))
+        response.headers.add("Cache-Control", PageCaching.revalidate)
         return response
     }()
 }

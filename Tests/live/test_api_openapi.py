@@ -87,8 +87,8 @@ def test_the_document_is_valid_openapi_3_1(document):
 
 
 def test_the_document_lists_every_endpoint(document):
-    assert set(document["paths"]) == {"/api/items", "/api/items/{id}", "/api/refresh", "/api/session",
-                                      "/api/openapi.json", "/healthz"}
+    assert set(document["paths"]) == {"/api/items", "/api/items/{id}", "/api/events", "/api/refresh",
+                                      "/api/session", "/api/openapi.json", "/healthz"}
 
 
 def test_every_api_operation_documents_the_demo_knobs(document):
