@@ -68,8 +68,8 @@ function node(i) {
   return n;
 }
 
-/** Puts the window into the DOM: new nodes are inserted, nodes that left are removed, none is
- *  moved (a focused article keeps its focus). Then measures the new ones, sets the spacers and
+/** Puts the window into the DOM: nodes that left are removed, new ones inserted, none is moved
+ *  (moving a focused article would blur it). Then measures the new ones, sets the spacers and
  *  scrolls so the anchor stays where it was. Returns the new articles. */
 function render(keep = scrollY > 0 && anchor()) {
   const want = [], fresh = [];
@@ -87,8 +87,6 @@ function render(keep = scrollY > 0 && anchor()) {
     n.ariaSetSize = s.hasMore ? -1 : s.ids.length;
   }
   const inWindow = new Set(want);
-  let at = above.nextSibling;
-  for (const n of want) if (n === at) at = at.nextSibling; else feed.insertBefore(n, at);
   for (const [k, n] of nodes) {
     if (inWindow.has(n)) continue;
     // The focused article is leaving: the focus goes to what the reader sees, not to <body>.
@@ -96,6 +94,8 @@ function render(keep = scrollY > 0 && anchor()) {
     nodes.delete(k);
     n.remove();
   }
+  let at = above.nextSibling;
+  for (const n of want) if (n === at) at = at.nextSibling; else feed.insertBefore(n, at);
   if (fresh.length) {
     margin ||= parseFloat(getComputedStyle(fresh[0][1]).marginBottom);
     const h = want[0].getBoundingClientRect().height;
