@@ -167,28 +167,6 @@ def test_an_html_title_is_shown_as_text_and_runs_nothing(start_server, phone):
     assert tab.dialogs == []
 
 
-def test_new_items_above_do_not_move_what_is_being_read(start_server, desktop):
-    server = start_server(seed="40")
-    tab = desktop(server).open()
-    scroll_to_end_until(tab, "", rounds=1)
-    tab.page.evaluate("() => scrollTo(0, 900)")
-    tab.page.wait_for_timeout(200)
-    reading = tab.page.evaluate(
-        "() => [...document.querySelectorAll('#feed article')].find(a => a.getBoundingClientRect().top > 80)")
-    assert reading is not None
-    target = tab.page.evaluate(
-        "() => [...document.querySelectorAll('#feed article')].find(a => a.getBoundingClientRect().top > 80).dataset.id")
-    top = lambda: tab.page.eval_on_selector(f"article[data-id='{target}']", "a => a.getBoundingClientRect().top")
-    before = top()
-    for i in range(3):
-        api(server, "POST", "/api/items", {"title": f"new {i}", "body": "b", "author": "t"})
-    tab.page.click("#refresh")
-    tab.wait_state("refreshing")
-    tab.wait_state("idle")
-    assert tab.status() == "3 new items"
-    assert abs(top() - before) <= 2
-
-
 def test_the_demo_form_posts_an_item_the_next_pull_shows(start_server, phone):
     server = start_server(seed="10")
     tab = phone(server).open()
