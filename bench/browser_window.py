@@ -34,7 +34,11 @@ window.__bench = { frame: 0, loaf: 0, painted: null };
 })();
 """
 RESET = "() => { __bench.frame = 0; __bench.loaf = 0; }"
-LAST_POS = "() => +(document.querySelector('#feed article:last-of-type')?.getAttribute('aria-posinset') || 0)"
+RENDERED = "() => document.getElementById('feed').getAttribute('aria-busy') === 'false'"
+
+
+def is_next_page(response):
+    return "/api/items?limit=10&before=" in response.url
 
 
 def heap_mb(cdp):
@@ -61,7 +65,8 @@ def run(tmp, start_pulldown, floor, pages=2000):
             page = context.new_page()
             cdp = context.new_cdp_session(page)
             page.goto(url)
-            page.wait_for_function(f"({LAST_POS})() >= {PAGE}")
+            page.wait_for_selector("#feed article")
+            page.wait_for_function(RENDERED)
             page.mouse.move(195, 500)
             times, frames, heap, y_at_10k = [], {}, {}, None
             page.evaluate(RESET)
@@ -72,19 +77,20 @@ def run(tmp, start_pulldown, floor, pages=2000):
                 if k == pages - EDGE + 1:
                     page.evaluate(RESET)
                 t0 = time.perf_counter()
-                page.mouse.wheel(0, 4000)  # to the end of what is loaded: the next page loads
-                page.wait_for_function(f"({LAST_POS})() >= {PAGE * (k + 1)}", polling="raf", timeout=30_000)
+                with page.expect_response(is_next_page, timeout=30_000):
+                    page.mouse.wheel(0, 4000)  # to the end of what is loaded: the next page loads
+                page.wait_for_function(RENDERED, polling="raf", timeout=30_000)
                 times.append(time.perf_counter() - t0)
                 if k == EDGE:
                     frames["first"] = page.evaluate("[__bench.frame, __bench.loaf]")
                     heap["first"] = heap_mb(cdp)
-                if PAGE * (k + 1) == 10_000:
+                if PAGE * (k + 1) == 10_000:  # the viewport is at the end: item 10,000
                     y_at_10k = page.evaluate("scrollY")
             done = len(times)
             frames["last"] = page.evaluate("[__bench.frame, __bench.loaf]")
             heap["last"] = heap_mb(cdp)
             articles = page.evaluate("document.querySelectorAll('#feed article').length")
-            total = page.evaluate(LAST_POS)
+            total = PAGE * (done + 1)
 
             # Back to item 10,000, then reload there (and alternately load the newest page fresh).
             restored, fresh = [], []
@@ -98,10 +104,10 @@ def run(tmp, start_pulldown, floor, pages=2000):
                 other = context.new_page()
                 for _ in range(5):
                     page.reload()
-                    page.wait_for_function("window.__bench.painted !== null", timeout=10_000)
+                    page.wait_for_function("() => window.__bench.painted !== null", timeout=10_000)
                     restored.append(page.evaluate("__bench.painted"))
                     other.goto(url)
-                    other.wait_for_function("window.__bench.painted !== null", timeout=10_000)
+                    other.wait_for_function("() => window.__bench.painted !== null", timeout=10_000)
                     fresh.append(other.evaluate("__bench.painted"))
             browser.close()
     finally:
