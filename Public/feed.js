@@ -1,12 +1,19 @@
-// The feed page: first page, pull to refresh, infinite scroll, day sections, errors, texts.
+// The feed page: a windowed list of articles (feed-state.js says which), pull to refresh, infinite
+// scroll, day headers, errors, texts, and the position kept across Back and reload.
 import * as api from './api.js';
-import { pickLang, texts, dayKey, dayLabel } from './i18n.js';
+import { pickLang, texts, dayNumber, dayStart, dayLabel } from './i18n.js';
 import { PullToRefresh } from './pull-to-refresh.js';
+import { FeedState } from './feed-state.js';
+import { el, article } from './article.js';
 
-let firstPage = api.items(); // as early as possible: the first article is what people wait for
+const KEY = 'pulldown-feed';
+const back = /reload|back_forward/.test(performance.getEntriesByType('navigation')[0]?.type);
+const saved = back && JSON.parse(sessionStorage.getItem(KEY));
+let firstPage = !saved && api.items(); // as early as possible: the first article is what people wait for
 const session = api.session();
-firstPage.catch(() => {});
+firstPage && firstPage.catch(() => {});
 session.catch(() => {});
+history.scrollRestoration = 'manual'; // the position is ours to restore: the window decides the page's height
 
 const t = texts(pickLang(location.search, navigator.languages));
 const locale = t.lang === 'zh' ? 'zh-CN' : 'en-US';
@@ -14,19 +21,14 @@ document.documentElement.lang = t.lang === 'zh' ? 'zh-CN' : 'en';
 const $ = id => document.getElementById(id);
 for (const n of document.querySelectorAll('[data-t]')) n.textContent = t[n.dataset.t];
 
-const el = (tag, text, cls) => {
-  const n = document.createElement(tag);
-  if (text != null) n.textContent = text;
-  if (cls) n.className = cls;
-  return n;
-};
-
-const feed = $('feed'), more = $('more'), error = $('error');
+const feed = $('feed'), more = $('more'), error = $('error'), bar = document.querySelector('.bar');
 feed.setAttribute('aria-label', t.feed);
-const shown = new Map(); // item id -> its <article>; no item is ever shown twice
-const days = new Map();  // "yyyy-mm-dd" -> its day section
-let hasMore = true, pageFailed = false, refreshed = false;
-let busy = null; // the one fetch that runs: a refresh or a page, never both
+const s = new FeedState({ dayOf: item => dayNumber(new Date(item.createdAt)) });
+const nodes = new Map(); // item id, or 'd' + day for a header -> its node, for what is in the window
+const above = el('div'), below = el('div'); // the spacers that stand for everything outside it
+feed.append(above, below);
+let refreshed = false, margin = 0; // margin: the px between articles
+let busy = null; // the promise of the one fetch that runs: a refresh or a page
 
 const ptr = new PullToRefresh($('list'), {
   onRefresh: refresh,
@@ -38,61 +40,94 @@ function setUpdated(iso) {
   ptr.setLastUpdated(text);
   $('updated').textContent = text;
 }
-session.then(s => refreshed || setUpdated(s.lastUpdated), () => refreshed || setUpdated(null));
+session.then(r => refreshed || setUpdated(r.lastUpdated), () => refreshed || setUpdated(null));
 
-function article(item) {
-  const a = el('article'), id = `item-${item.id}`, d = new Date(item.createdAt);
-  a.tabIndex = 0;
-  a.dataset.id = item.id;
-  a.setAttribute('aria-labelledby', `${id}-t`);
-  a.setAttribute('aria-describedby', `${id}-b`);
-  const h = el('h2', item.title), p = el('p', item.body), f = el('footer', `${item.author} · `), time = el('time',
-    d.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' }));
-  h.id = `${id}-t`;
-  p.id = `${id}-b`;
-  time.dateTime = item.createdAt;
-  time.title = d.toLocaleString(locale);
-  f.append(time);
-  a.append(h, p, f);
-  return a;
-}
-
-// Puts an item into its day section, sections and items newest first. Returns the new article.
-function place(item) {
-  if (shown.has(item.id)) return null;
-  const d = new Date(item.createdAt), key = dayKey(d);
-  let day = days.get(key);
-  if (!day) {
-    day = el('div', null, 'day');
-    day.dataset.day = key;
-    const head = el('div', dayLabel(d, new Date(), t), 'day-head');
-    head.setAttribute('aria-hidden', 'true');
-    day.append(head);
-    days.set(key, day);
-    feed.insertBefore(day, [...feed.children].find(s => s.dataset.day < key) || null);
+// What the reader is looking at: the first item below the bar, and where it is on screen.
+function anchor() {
+  const edge = bar.getBoundingClientRect().bottom;
+  for (const n of feed.children) {
+    const r = n.dataset.id && n.getBoundingClientRect();
+    if (r && r.bottom > edge) return { id: +n.dataset.id, top: r.top };
   }
-  const a = article(item);
-  day.insertBefore(a, [...day.querySelectorAll('article')].find(o => +o.dataset.id < item.id) || null);
-  shown.set(item.id, a);
-  return a;
 }
 
-function numberArticles() {
-  feed.querySelectorAll('article').forEach((a, i) => {
-    a.setAttribute('aria-posinset', i + 1);
-    a.setAttribute('aria-setsize', hasMore ? -1 : shown.size);
-  });
+function head(day) {
+  const h = el('div', dayLabel(dayStart(day), new Date(), t), 'day-head');
+  h.setAttribute('aria-hidden', 'true');
+  return h;
 }
 
-const ids = () => [...shown.keys()];
+// An item's node: its article, or, until its text is fetched again, a placeholder as tall.
+function node(i) {
+  const id = s.ids[i], old = nodes.get(id), item = s.items.get(id);
+  if (old && (old.localName === 'article' || !item)) return old;
+  old?.remove();
+  const n = item ? article(item, locale) : el('div');
+  if (!item) { n.dataset.id = id; n.style.height = `${s.hs[i]}px`; }
+  nodes.set(id, n);
+  return n;
+}
+
+/** Puts the window into the DOM: nodes that left are removed, new ones inserted, none is moved
+ *  (moving a focused article would blur it). Then measures the new ones, sets the spacers and
+ *  scrolls so the anchor stays where it was. Returns the new articles. */
+function render(keep = scrollY > 0 && anchor()) {
+  const want = [], fresh = [];
+  for (let i = s.first; i < s.last; i++) {
+    const day = s.days[i], key = `d${day}`;
+    if (s.opens(i) || i === s.first) {
+      if (!nodes.has(key)) nodes.set(key, head(day));
+      want.push(nodes.get(key));
+    }
+    const n = node(i);
+    want.push(n);
+    if (n.localName !== 'article') continue;
+    if (!n.isConnected) fresh.push([i, n]);
+    n.ariaPosInSet = i + 1;
+    n.ariaSetSize = s.hasMore ? -1 : s.ids.length;
+  }
+  const inWindow = new Set(want);
+  for (const [k, n] of nodes) {
+    if (inWindow.has(n)) continue;
+    // The focused article is leaving: the focus goes to what the reader sees, not to <body>.
+    if (n.contains(document.activeElement)) nodes.get(keep?.id ?? s.ids[s.first])?.focus({ preventScroll: true });
+    nodes.delete(k);
+    n.remove();
+  }
+  let at = above.nextSibling;
+  for (const n of want) if (n === at) at = at.nextSibling; else feed.insertBefore(n, at);
+  if (fresh.length) {
+    margin ||= parseFloat(getComputedStyle(fresh[0][1]).marginBottom);
+    const h = want[0].getBoundingClientRect().height;
+    if (want[0].className === 'day-head') s.measuredHead(h);
+    for (const [i, n] of fresh) s.measured(i, n.getBoundingClientRect().height + margin);
+  }
+  const [top, bottom] = s.spacers();
+  above.style.height = `${top}px`;
+  below.style.height = `${bottom}px`;
+  const n = keep && nodes.get(keep.id);
+  if (n) scrollBy(0, n.getBoundingClientRect().top - keep.top);
+  return fresh.map(([, n]) => n);
+}
+
+// Once a frame at most: move the window to the viewport, render, and fetch text it lacks.
+let frame = 0;
+function update(force) {
+  frame = 0;
+  if (s.view(-feed.getBoundingClientRect().top, innerHeight) || force) render();
+  const q = s.need();
+  if (q) api.items(q).then(p => s.filled(p.items), () => s.filled([])).then(() => update(true));
+}
+const schedule = () => { frame ||= requestAnimationFrame(() => update()); };
+addEventListener('scroll', schedule, { passive: true });
+addEventListener('resize', schedule);
 const io = new IntersectionObserver(es => es.some(e => e.isIntersecting) && loadPage(), { rootMargin: '0px 0px 100% 0px' });
 
 function run(work) {
-  feed.setAttribute('aria-busy', 'true');
+  feed.ariaBusy = 'true';
   busy = work().finally(() => {
     busy = null;
-    feed.setAttribute('aria-busy', 'false');
-    numberArticles();
+    feed.ariaBusy = 'false';
     io.unobserve(more); // observing again reports at once: the next page loads if the end is still near
     io.observe(more);
   });
@@ -106,18 +141,19 @@ function setMore(state, detail) {
 }
 
 function loadPage() {
-  if (busy || !hasMore || pageFailed) return;
-  const request = firstPage || api.items(shown.size ? { before: Math.min(...ids()) } : {});
+  const query = s.nextPage();
+  if (!query) return;
+  const request = firstPage || api.items(query);
   firstPage = null;
   setMore('loading');
   run(async () => {
     try {
       const page = await request;
-      page.items.forEach(place);
-      hasMore = page.hasMore;
-      setMore(hasMore ? '' : 'end');
+      s.add(page.items, page.hasMore);
+      setMore(page.hasMore ? '' : 'end');
+      update(true);
     } catch (e) {
-      pageFailed = true;
+      s.pageFailed();
       setMore('error', e.message);
     }
   });
@@ -129,23 +165,20 @@ async function refresh() {
   await run(async () => {
     error.hidden = true;
     try {
-      const r = await api.refresh(shown.size ? Math.max(...ids()) : 0);
+      const r = await api.refresh(s.beginRefresh());
       if (r.gap) { // too many new items: they are the newest page, start over from them
-        feed.replaceChildren();
-        shown.clear();
-        days.clear();
-        hasMore = true;
-        pageFailed = false;
+        for (const n of nodes.values()) n.remove();
+        nodes.clear();
+        scrollTo(0, 0);
       }
-      const anchor = scrollY > 0 && [...feed.querySelectorAll('article')].find(a => a.getBoundingClientRect().bottom > 0);
-      const top = anchor && anchor.getBoundingClientRect().top;
-      const added = r.items.map(place).filter(Boolean);
-      if (anchor) scrollBy(0, anchor.getBoundingClientRect().top - top); // what was being read stays put
-      else for (const a of added) a.classList.add('enter');
+      const keep = scrollY > 0 && anchor(), k = s.refreshed(r); // what is being read stays put
+      s.view(-feed.getBoundingClientRect().top, innerHeight);
+      for (const a of render(keep)) if (!keep && s.index(+a.dataset.id) < k) a.classList.add('enter');
       refreshed = true;
       setUpdated(r.lastUpdated);
-      message = t.n(added.length);
+      message = t.n(k);
     } catch (e) {
+      s.refreshFailed();
       $('error-text').textContent = t.refreshFailed;
       error.title = e.message;
       error.hidden = false;
@@ -157,15 +190,28 @@ async function refresh() {
 
 $('refresh').addEventListener('click', () => ptr.beginRefreshing());
 $('retry').addEventListener('click', () => ptr.beginRefreshing());
-$('more-retry').addEventListener('click', () => { pageFailed = false; loadPage(); });
+$('more-retry').addEventListener('click', () => { s.failed = false; loadPage(); });
 feed.addEventListener('animationend', e => e.target.classList.remove('enter'));
 
-// Feed pattern keys: Page Down / Page Up move between articles.
+// Feed pattern keys: Page Down / Page Up move between articles, across the window's edge too.
 feed.addEventListener('keydown', e => {
   const a = e.target.closest('article'), step = { PageDown: 1, PageUp: -1 }[e.key];
-  if (!a || !step) return;
-  const all = [...feed.querySelectorAll('article')], next = all[all.indexOf(a) + step];
-  if (next) { e.preventDefault(); next.focus(); }
+  const id = a && step && s.ids[s.index(+a.dataset.id) + step];
+  if (!id) return;
+  e.preventDefault();
+  if (nodes.get(id)?.localName !== 'article') { // beyond the window: bring it in first
+    scrollTo(0, scrollY + above.getBoundingClientRect().top + s.offsetOf(s.index(id)) - innerHeight / 2);
+    update();
+  }
+  nodes.get(id)?.focus();
+});
+
+// Leaving (a link, Back, reload): keep where the reader was, to come back to it.
+addEventListener('pagehide', () => {
+  const a = scrollY > 0 && anchor(); // at the top, a reload shows the newest page instead
+  try {
+    sessionStorage.setItem(KEY, JSON.stringify(a ? s.save({ id: a.id, offset: a.top }) : null));
+  } catch { /* storage full or off: the feed then starts at the top */ }
 });
 
 $('compose').addEventListener('submit', async e => {
@@ -181,4 +227,14 @@ $('compose').addEventListener('submit', async e => {
   }
 });
 
-loadPage();
+if (saved) { // the saved geometry first, then the window's text by cursor around the saved item
+  const { id, offset } = s.restore(saved), i = s.index(id);
+  const y = s.offsetOf(i) - offset;
+  s.view(y, innerHeight);
+  render(false);
+  scrollTo(0, scrollY + above.getBoundingClientRect().top + y);
+  setMore(s.hasMore ? '' : 'end');
+  feed.ariaBusy = 'false';
+  api.items(s.need()).then(p => s.filled(p.items), () => s.filled([]))
+    .then(() => render({ id, top: offset }), () => {}).finally(() => { io.observe(more); schedule(); });
+} else loadPage();

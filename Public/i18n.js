@@ -10,6 +10,7 @@ const TEXTS = {
     today: 'Today', yesterday: 'Yesterday', feed: 'Latest items',
     compose: 'Post an item', title: 'Title', body: 'Text', author: 'Author', post: 'Post',
     posted: 'Posted. Pull down to see it.', postFailed: "Couldn't post.",
+    back: 'Back to the feed', notFound: 'No such item.',
   },
   zh: {
     pull: '下拉可以刷新', release: '松开立即刷新', refreshing: '加载中…',
@@ -20,6 +21,7 @@ const TEXTS = {
     today: '今天', yesterday: '昨天', feed: '最新内容',
     compose: '发布一条', title: '标题', body: '内容', author: '作者', post: '发布',
     posted: '已发布，下拉即可看到。', postFailed: '发布失败。',
+    back: '返回列表', notFound: '没有这条内容。',
   },
 };
 
@@ -51,14 +53,17 @@ export function stamp(d) {
   return `${pad(d.getMonth() + 1)}/${pad(d.getDate())}/${d.getFullYear()} ${pad(h)}:${pad(d.getMinutes())} ${d.getHours() < 12 ? 'AM' : 'PM'}`;
 }
 
-/** A local calendar day as "yyyy-mm-dd", to group items by. */
-export const dayKey = d => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+/** A local calendar day as a number (days since 1970-01-01), to group items by. */
+export const dayNumber = d => Math.floor((d - d.getTimezoneOffset() * 6e4) / 864e5);
+
+/** The local midnight that starts day number `n`. */
+export const dayStart = n => new Date(1970, 0, 1 + n);
 
 /** "Today", "Yesterday", else the date, for the section header of day `d` seen at `now`. */
 export function dayLabel(d, now, t) {
-  const y = new Date(now); y.setDate(y.getDate() - 1);
-  if (dayKey(d) === dayKey(now)) return t.today;
-  if (dayKey(d) === dayKey(y)) return t.yesterday;
+  const ago = dayNumber(now) - dayNumber(d);
+  if (ago === 0) return t.today;
+  if (ago === 1) return t.yesterday;
   return d.toLocaleDateString(t.lang === 'zh' ? 'zh-CN' : 'en-US',
     { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric' });
 }

@@ -50,3 +50,29 @@ export class PullState {
     return { state, offset, animate, refresh };
   }
 }
+
+/** Wheel and trackpad input as a pull. A gesture is a run of wheel events at most `pause` ms
+ *  apart. Only a gesture that starts at the top, scrolling up, pulls: inertia that carries a scroll
+ *  up to the top belongs to a gesture that started lower down, so it never pulls by itself. */
+export class WheelPull {
+  constructor(pause = 150) {
+    this.pause = pause;
+    this.last = -Infinity;
+    this.pull = null; // px pulled so far, null when this gesture is not a pull
+  }
+
+  /** A wheel event at `now` (ms): the distance to drag the panel to, or null when not pulling. */
+  wheel(deltaY, atTop, now) {
+    if (now - this.last > this.pause) this.pull = atTop && deltaY < 0 ? 0 : null;
+    this.last = now;
+    return this.pull === null ? null : this.pull = Math.max(0, this.pull - deltaY);
+  }
+
+  /** The wheel paused: true when its gesture was a pull (release the panel). */
+  stop() {
+    const pulled = this.pull !== null;
+    this.pull = null;
+    this.last = -Infinity;
+    return pulled;
+  }
+}

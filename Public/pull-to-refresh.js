@@ -6,12 +6,13 @@
 //   const ptr = new PullToRefresh(listElement, { onRefresh: async () => { await load(); return '3 new items'; } });
 //   button.onclick = () => ptr.beginRefreshing();
 
-import { PullState, IDLE, PULLING, ARMED, REFRESHING, SETTLING } from './pull-state.js';
+import { PullState, WheelPull, IDLE, PULLING, ARMED, REFRESHING, SETTLING } from './pull-state.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const SLOP = 6; // px of movement before a drag counts as a pull (clicks stay clicks)
 const SETTLE_MS = 300;
 const MIN_REFRESH_MS = 400; // "Updating…" stays up at least this long: no flash on a fast network
+const WHEEL_PAUSE_MS = 150; // a wheel this long still has stopped: an armed panel refreshes
 
 function arrow() {
   const svg = document.createElementNS(SVG, 'svg'), path = document.createElementNS(SVG, 'path');
@@ -38,6 +39,7 @@ export class PullToRefresh {
     this.scroller = scroller;
     this.texts = { pull: 'Pull down to refresh…', release: 'Release to refresh…', refreshing: 'Updating…', failed: "Couldn't refresh.", ...texts };
     this.machine = new PullState({ threshold, maxPull, resistance });
+    this.wheelPull = new WheelPull(WHEEL_PAUSE_MS);
     this.reduced = matchMedia('(prefers-reduced-motion: reduce)');
 
     this.panel = el('div', 'ptr');
@@ -58,6 +60,7 @@ export class PullToRefresh {
     this.gestureEl = scroller === window ? document.body : scroller;
     this.listeners = [
       [scroller, 'scroll', () => this.#touchAction()],
+      [scroller, 'wheel', e => this.#wheel(e)],
       [this.gestureEl, 'pointerdown', e => this.#down(e)],
       [this.gestureEl, 'pointermove', e => this.#move(e)],
       [this.gestureEl, 'pointerup', e => this.#up(e)],
@@ -94,6 +97,7 @@ export class PullToRefresh {
     for (const [t, type, fn] of this.listeners) t.removeEventListener(type, fn);
     clearTimeout(this.settleTimer);
     clearTimeout(this.endTimer);
+    clearTimeout(this.wheelTimer);
     cancelAnimationFrame(this.frame);
     this.gestureEl.style.touchAction = '';
     this.content.style.transform = '';
@@ -154,6 +158,16 @@ export class PullToRefresh {
       setTimeout(() => removeEventListener('click', eat, { capture: true }), 0);
     }
     this.#apply(cancelled ? this.machine.cancel() : this.machine.release());
+  }
+
+  // Scrolling up at the top pulls the panel as a finger would; the pause that ends the gesture
+  // releases it. Pinch zoom (ctrlKey) and nested scrollers are left alone.
+  #wheel(e) {
+    if (e.ctrlKey || this.drag) return;
+    const distance = this.wheelPull.wheel(e.deltaY * (e.deltaMode ? 16 : 1), this.#atTop() && !this.#startsInside(e.target), e.timeStamp);
+    clearTimeout(this.wheelTimer);
+    this.wheelTimer = setTimeout(() => this.wheelPull.stop() && this.#apply(this.machine.release()), WHEEL_PAUSE_MS);
+    if (distance !== null) this.#apply(this.machine.drag(distance));
   }
 
   #apply(action) {

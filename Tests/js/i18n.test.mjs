@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pickLang, texts, stamp, dayKey, dayLabel } from '../../Public/i18n.js';
+import { pickLang, texts, stamp, dayNumber, dayStart, dayLabel } from '../../Public/i18n.js';
 
 test('the lang parameter wins over the browser languages', () => {
   assert.equal(pickLang('?lang=zh', ['en-US']), 'zh');
@@ -50,9 +50,17 @@ test('every language has every text', () => {
   assert.equal(texts('fr').lang, 'en');
 });
 
-test('day keys are local calendar days', () => {
-  assert.equal(dayKey(new Date(2026, 10, 30, 23, 59)), '2026-11-30');
-  assert.equal(dayKey(new Date(2026, 11, 1, 0, 0)), '2026-12-01');
+test('day numbers are local calendar days', () => {
+  const day = dayNumber(new Date(2026, 10, 30, 23, 59));
+  assert.equal(dayNumber(new Date(2026, 10, 30, 0, 0)), day);
+  assert.equal(dayNumber(new Date(2026, 11, 1, 0, 0)), day + 1);
+  assert.equal(dayNumber(new Date(1970, 0, 1, 12)), 0);
+});
+
+test('a day number gives back its local midnight', () => {
+  const day = dayNumber(new Date(2026, 2, 29, 15, 0));
+  assert.deepEqual(dayStart(day), new Date(2026, 2, 29));
+  assert.equal(dayNumber(dayStart(day)), day);
 });
 
 test('day labels: Today, Yesterday, then the date', () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PullState, IDLE, PULLING, ARMED, REFRESHING, SETTLING } from '../../Public/pull-state.js';
+import { PullState, WheelPull, IDLE, PULLING, ARMED, REFRESHING, SETTLING } from '../../Public/pull-state.js';
 
 const machine = (o) => new PullState({ threshold: 60, maxPull: 140, resistance: 0.5, ...o });
 
@@ -113,4 +113,27 @@ test('defaults follow the seed: 60 px threshold', () => {
   const m = new PullState();
   assert.equal(m.threshold, 60);
   assert.equal(m.drag(m.threshold / m.resistance).state, ARMED);
+});
+
+test('a wheel gesture that starts at the top scrolling up pulls', () => {
+  const w = new WheelPull(150);
+  assert.equal(w.wheel(-50, true, 1000), 50);
+  assert.equal(w.wheel(-70, false, 1016), 120, 'the same gesture goes on');
+  assert.equal(w.wheel(40, true, 1032), 80, 'scrolling down takes the pull back');
+  assert.equal(w.wheel(200, true, 1048), 0);
+  assert.equal(w.stop(), true);
+});
+
+test('a wheel gesture that starts lower down never pulls, even when it reaches the top', () => {
+  const w = new WheelPull(150);
+  for (let t = 0; t < 500; t += 16) assert.equal(w.wheel(-30, t > 200, t), null, 'inertia carried to the top');
+  assert.equal(w.stop(), false);
+  assert.equal(w.wheel(-30, true, 2000), 30, 'a new gesture at the top does');
+});
+
+test('scrolling down at the top is not a pull, and a pause starts a new gesture', () => {
+  const w = new WheelPull(150);
+  assert.equal(w.wheel(30, true, 0), null);
+  assert.equal(w.wheel(-30, true, 100), null, 'same gesture');
+  assert.equal(w.wheel(-30, true, 300), 30, 'after a pause: a new one');
 });

@@ -69,7 +69,26 @@ class Tab:
                                     timeout=timeout)
 
     def ids(self):
+        """The ids of the articles in the DOM now: only the window around the viewport."""
         return [int(x) for x in self.page.eval_on_selector_all("#feed article", "as => as.map(a => a.dataset.id)")]
+
+    def frames(self, n=2):
+        """Waits for `n` animation frames: the window has followed the last scroll."""
+        self.page.evaluate("n => new Promise(r => { const f = () => --n ? requestAnimationFrame(f) : r(); requestAnimationFrame(f); })", n)
+
+    def read_feed(self):
+        """Every id of the feed, top to bottom, read by scrolling through it a screen at a time.
+
+        Each screenful's articles must be newest first and overlap the last screenful, so an id shown
+        twice or a hole between windows fails here."""
+        self.page.evaluate("() => scrollTo(0, 0)")
+        seen = []
+        while True:
+            self.frames()
+            seen = merge_window(seen, self.ids())
+            if self.page.evaluate("() => scrollY + innerHeight >= document.documentElement.scrollHeight - 1"):
+                return seen
+            self.page.evaluate("() => scrollBy(0, innerHeight)")
 
     def refresh_requests(self):
         return [u for m, u in self.requests if m == "POST" and "/api/refresh" in u]
@@ -96,6 +115,22 @@ class Tab:
         m.move(x, y + distance, steps=steps)
         if release:
             m.up()
+
+
+def merge_window(seen, window, upward=False):
+    """`seen` (ids top to bottom) continued by the ids of a window in the DOM, which must be strictly
+    descending and overlap `seen` at its bottom end (at its top end when reading `upward`)."""
+    assert window == sorted(set(window), reverse=True), f"not newest first, or twice: {window}"
+    if not seen:
+        return list(window)
+    edge = seen[0] if upward else seen[-1]
+    assert edge in window, f"a hole: {edge} not in the next window {window[:3]}…{window[-3:]}"
+    at = window.index(edge)
+    if upward:
+        assert seen[:len(window) - at] == window[at:], "the window disagrees with what was read"
+        return window[:at] + seen
+    assert seen[len(seen) - at - 1:] == window[:at + 1], "the window disagrees with what was read"
+    return seen + window[at + 1:]
 
 
 def _tabs(browser, base):

@@ -1,0 +1,131 @@
+"""The windowed feed at depth, in Chromium (bench.py --only window).
+
+A 390x844 page on a store of 100,000 items scrolls down page after page with real wheel input
+(CDP mouse wheel events; smooth scrolling is off so that a wheel step is not an animation). The
+baseline is the same run's first 50 pages: the last 50 pages must cost what those did, the DOM must
+stay bounded and the heap flat. Then the reader goes back to item 10,000 and reloads: the time until
+that article is painted again is shown beside a fresh load of the newest page.
+"""
+import pathlib
+import shutil
+import statistics
+import time
+
+PAGE = 10  # items per page, the page's own page size
+EDGE = 50  # pages at the start (the baseline) and at the end that are compared
+DEADLINE_S = 900  # the run stops here whatever happened
+
+# Frame times kept in the page: the longest rAF interval and long-animation-frame since `reset`.
+PROBE = """
+window.__bench = { frame: 0, loaf: 0, painted: null };
+(() => {
+  let last = performance.now();
+  const tick = now => { __bench.frame = Math.max(__bench.frame, now - last); last = now; requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+  new PerformanceObserver(l => { for (const e of l.getEntries()) __bench.loaf = Math.max(__bench.loaf, e.duration); })
+    .observe({ type: 'long-animation-frame' });
+  // The first paint of the article named in sessionStorage 'bench-target' (else of any article).
+  const want = sessionStorage.getItem('bench-target');
+  new MutationObserver((_, o) => {
+    if (!document.querySelector(want ? `#feed article[data-id="${want}"]` : '#feed article')) return;
+    o.disconnect();
+    requestAnimationFrame(() => { __bench.painted = performance.now(); });
+  }).observe(document, { childList: true, subtree: true });
+})();
+"""
+RESET = "() => { __bench.frame = 0; __bench.loaf = 0; }"
+RENDERED = "() => document.getElementById('feed').getAttribute('aria-busy') === 'false'"
+
+
+def is_next_page(response):
+    return "/api/items?limit=10&before=" in response.url
+
+
+def heap_mb(cdp):
+    cdp.send("HeapProfiler.collectGarbage")
+    return cdp.send("Runtime.getHeapUsage")["usedSize"] / 2**20
+
+
+def run(tmp, start_pulldown, floor, pages=2000):
+    """Scrolls `pages` pages and prints the figures; `floor(name, value, limit, better)` records them."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        print("window scenario skipped: Playwright is not installed (make deps-test)")
+        return
+    server = start_pulldown(tmp, pathlib.Path(tmp) / "window.sqlite", seed=100_000)
+    url = f"http://127.0.0.1:{server.port}/"
+    started = time.monotonic()
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium",
+                                        args=["--disable-smooth-scrolling"])
+            context = browser.new_context(viewport={"width": 390, "height": 844})
+            context.add_init_script(PROBE)
+            page = context.new_page()
+            cdp = context.new_cdp_session(page)
+            page.goto(url)
+            page.wait_for_selector("#feed article")
+            page.wait_for_function(RENDERED)
+            page.mouse.move(195, 500)
+            times, frames, heap, y_at_10k = [], {}, {}, None
+            page.evaluate(RESET)
+            for k in range(1, pages + 1):
+                if time.monotonic() - started > DEADLINE_S:
+                    print(f"window: stopped at the deadline after {k - 1} pages")
+                    break
+                if k == pages - EDGE + 1:
+                    page.evaluate(RESET)
+                t0 = time.perf_counter()
+                with page.expect_response(is_next_page, timeout=30_000):
+                    page.mouse.wheel(0, 4000)  # to the end of what is loaded: the next page loads
+                page.wait_for_function(RENDERED, polling="raf", timeout=30_000)
+                times.append(time.perf_counter() - t0)
+                if k == EDGE:
+                    frames["first"] = page.evaluate("[__bench.frame, __bench.loaf]")
+                    heap["first"] = heap_mb(cdp)
+                if PAGE * (k + 1) == 10_000:  # the viewport is at the end: item 10,000
+                    y_at_10k = page.evaluate("scrollY")
+            done = len(times)
+            frames["last"] = page.evaluate("[__bench.frame, __bench.loaf]")
+            heap["last"] = heap_mb(cdp)
+            articles = page.evaluate("document.querySelectorAll('#feed article').length")
+            total = PAGE * (done + 1)
+
+            # Back to item 10,000, then reload there (and alternately load the newest page fresh).
+            restored, fresh = [], []
+            if y_at_10k is not None:
+                page.evaluate("y => scrollTo(0, y)", y_at_10k)
+                page.wait_for_function("() => !document.querySelector('#feed > div:not([class])[data-id]')")
+                page.wait_for_timeout(200)
+                target = page.evaluate("""() => { const edge = document.querySelector('.bar').getBoundingClientRect().bottom;
+                    return [...document.querySelectorAll('#feed article')].find(a => a.getBoundingClientRect().bottom > edge).dataset.id; }""")
+                page.evaluate("id => sessionStorage.setItem('bench-target', id)", target)
+                other = context.new_page()
+                for _ in range(5):
+                    page.reload()
+                    page.wait_for_function("() => window.__bench.painted !== null", timeout=10_000)
+                    restored.append(page.evaluate("__bench.painted"))
+                    other.goto(url)
+                    other.wait_for_function("() => window.__bench.painted !== null", timeout=10_000)
+                    fresh.append(other.evaluate("__bench.painted"))
+            browser.close()
+    finally:
+        server.stop()
+
+    per_page = lambda xs: statistics.mean(xs) * 1000
+    first, last = per_page(times[:EDGE]), per_page(times[-EDGE:])
+    print(f"window: {done} pages ({total:,} items) in {sum(times):.0f} s; time per page {first:.1f} ms over the "
+          f"first {EDGE} pages, {last:.1f} ms over the last {EDGE}; {articles} articles in the DOM at the end; "
+          f"JS heap {heap['first']:.2f} MB after {EDGE} pages, {heap['last']:.2f} MB at the end (after GC); "
+          f"longest frame {frames['first'][0]:.1f} ms in the first {EDGE} pages, {frames['last'][0]:.1f} ms in the "
+          f"last {EDGE} (long animation frames: {frames['first'][1]:.0f} / {frames['last'][1]:.0f} ms)")
+    floor(f"window: time per page, last {EDGE} / first {EDGE}", last / first, 1.2, "lower")
+    floor("window: articles in the DOM at the end", articles, 100, "lower")
+    floor(f"window: JS heap at the end / after {EDGE} pages", heap["last"] / heap["first"], 2, "lower")
+    floor(f"window: longest frame in the last {EDGE} pages (ms)", frames["last"][0], 50, "lower")
+    floor(f"window: pages scrolled (of {pages})", done, pages)
+    if restored:
+        print(f"window: reload at item 10,000 paints the saved article {statistics.median(restored):.0f} ms after "
+              f"navigation (median of {len(restored)}); a fresh load paints the newest page in "
+              f"{statistics.median(fresh):.0f} ms")
