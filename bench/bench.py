@@ -554,7 +554,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer, shorter runs (under two minutes)")
     parser.add_argument("--only", default="", help="comma-separated scenarios to run (newest,deep,refresh,static,"
-                                                      "delayed,weight,browser,window,postgres); all when empty")
+                                                      "delayed,weight,browser,window,live,postgres); all when empty")
     args = parser.parse_args()
     args.rounds, args.seconds = (2, 3) if args.quick else (5, 5)
 
@@ -565,7 +565,7 @@ def main():
         print(f"Pulldown benchmark ({'quick' if args.quick else 'full'}): {args.rounds} alternating rounds "
               f"of {args.seconds} s per subject, wrk -t2 -c64, {CORES} cores\n")
         wanted = set(filter(None, args.only.split(","))) or {
-            "newest", "deep", "refresh", "static", "delayed", "weight", "browser", "window", "postgres"}
+            "newest", "deep", "refresh", "static", "delayed", "weight", "browser", "window", "live", "postgres"}
         if "newest" in wanted:
             db100k, _ = seed_store(tmp, 100_000)
             scenario_newest(tmp, args, db100k)
@@ -588,6 +588,9 @@ def main():
         if "window" in wanted:
             import browser_window  # bench/browser_window.py: the windowed feed, 2,000 pages deep
             browser_window.run(tmp, start_pulldown, floor, pages=300 if args.quick else 2000)
+        if "live" in wanted:
+            import live_events  # bench/live_events.py: 10,000 server-sent event subscribers
+            live_events.run(tmp, start_pulldown, probe_latency, floor, streams=2_000 if args.quick else 10_000)
         if "postgres" in wanted:
             scenario_postgres(tmp, args)
     print()

@@ -19,7 +19,11 @@ protocol LiveSource: Sendable {
 
 /// Where one subscriber's events go: a `ResponseStream` in the server, a recorder in tests.
 protocol EventSink: AnyObject, Sendable {
+    /// Appends bytes and sends them as soon as the connection can.
     func write(_ bytes: [UInt8])
+    /// Appends bytes to send at the next `wake()`.
+    func enqueue(_ bytes: [UInt8])
+    func wake()
     func close()
     /// Called once when the sink has ended (closed, or its client left).
     func onEnd(_ handler: @escaping @Sendable () -> Void)
@@ -59,6 +63,13 @@ final class LiveEvents: Sendable {
     private let source: any LiveSource
     private let settings: Settings
     private let queue = DispatchQueue(label: "pulldown.live-events")
+    /// Wakes the streams an event was written to, a slice at a time.
+    private let waker = DispatchQueue(label: "pulldown.live-events.wake")
+    /// Streams woken at once, and the pause between slices: waking 10,000 streams together
+    /// would keep the server's threads sending for a while, and a request arriving meanwhile
+    /// (a page, /healthz) would wait behind all of them.
+    static let wakeSlice = 256
+    static let wakePause = DispatchTimeInterval.microseconds(500)
     /// Open streams, counted when they are handed out so the limit holds under a burst of joins.
     private let open = Atomic<Int>(0)
     /// Touched only on `queue`; the Mutex is what lets the compiler check that.
@@ -165,19 +176,35 @@ final class LiveEvents: Sendable {
         guard !page.items.isEmpty else { return }
         let batch = LiveBatch(from: lastSent, items: page.items, gap: page.hasMore)
         let shared = batch.sharedEvent
-        state.withLock { state in
+        let written = state.withLock { state -> [any EventSink] in
+            var written: [any EventSink] = []
+            written.reserveCapacity(state.subscribers.count)
             for (key, subscriber) in state.subscribers {
                 switch batch.delivery(for: subscriber.cursor) {
                 case .shared:
-                    subscriber.sink.write(shared)
+                    subscriber.sink.enqueue(shared)
                 case .own(let items, let gap):
-                    if !items.isEmpty { subscriber.sink.write(LiveBatch.event(items, gap: gap)) }
+                    if !items.isEmpty { subscriber.sink.enqueue(LiveBatch.event(items, gap: gap)) }
                 case .nothing:
                     continue
                 }
+                written.append(subscriber.sink)
                 state.subscribers[key]?.cursor = batch.to
             }
             state.lastSent = batch.to
+            return written
+        }
+        wakeInSlices(written)
+    }
+
+    /// Wakes `sinks` `wakeSlice` at a time with a short pause between slices. What they are sent
+    /// is already queued in order, so a slice woken late still sends everything in order.
+    private func wakeInSlices(_ sinks: [any EventSink], from start: Int = 0) {
+        waker.async {
+            let end = min(sinks.count, start + Self.wakeSlice)
+            for index in start..<end { sinks[index].wake() }
+            guard end < sinks.count else { return }
+            self.waker.asyncAfter(deadline: .now() + Self.wakePause) { self.wakeInSlices(sinks, from: end) }
         }
     }
 
@@ -195,7 +222,10 @@ final class LiveEvents: Sendable {
         heartbeat.schedule(deadline: .now() + interval, repeating: interval)
         let ping = ServerSentEvents.comment("ping")
         heartbeat.setEventHandler { [weak self] in
-            self?.state.withLock { $0.subscribers.values.forEach { $0.sink.write(ping) } }
+            guard let self else { return }
+            let sinks = self.state.withLock { $0.subscribers.values.map(\.sink) }
+            for sink in sinks { sink.enqueue(ping) }
+            self.wakeInSlices(sinks)
         }
         var all = [heartbeat]
         if settings.newItemsEvery > 0 {

@@ -31,6 +31,17 @@ public final class ResponseStream: Sendable {
         wake(shared.withLock { ($0.state.write(bytes), $0.connection) })
     }
 
+    /// Appends bytes without waking the connection; `wake()` sends them. For a writer that fills
+    /// many streams at once and wakes them in small groups.
+    public func enqueue(_ bytes: [UInt8]) {
+        shared.withLock { $0.state.append(bytes) }
+    }
+
+    /// Resumes the connection if it waits with something to send.
+    public func wake() {
+        wake(shared.withLock { ($0.state.wake(), $0.connection) })
+    }
+
     /// Ends the body once what was written has gone out. Later writes are dropped.
     public func close() {
         wake(shared.withLock { ($0.state.close(), $0.connection) })

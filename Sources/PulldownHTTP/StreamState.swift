@@ -58,18 +58,27 @@ struct StreamState {
         self.maxPendingBytes = maxPendingBytes
     }
 
+    /// Appends a chunk and wakes the connection if it waits.
     mutating func write(_ chunk: [UInt8]) -> Wake {
-        guard !isClosed, !chunk.isEmpty else { return .none }
+        append(chunk)
+        return wake()
+    }
+
+    /// Appends a chunk without waking the connection: `wake()` does that later (a writer that
+    /// fills many streams at once wakes them a few at a time, so the server's threads keep
+    /// serving other connections in between).
+    mutating func append(_ chunk: [UInt8]) {
+        guard !isClosed, !chunk.isEmpty else { return }
         guard pendingBytes + chunk.count <= maxPendingBytes else {
             // Dropping what is pending ends the body at a chunk boundary: the client never sees
             // half an event.
             overflowed = true
             dropPending()
-            return close()
+            isClosed = true
+            return
         }
         pending.append(chunk)
         pendingBytes += chunk.count
-        return wake()
     }
 
     /// Ends the body once what was written has been sent.
@@ -125,8 +134,9 @@ struct StreamState {
         return .none
     }
 
-    private mutating func wake() -> Wake {
-        guard phase == .suspended else { return .none }
+    /// Resumes a waiting connection that has something to send (or to end).
+    mutating func wake() -> Wake {
+        guard phase == .suspended, pendingBytes > 0 || isClosed else { return .none }
         phase = .resuming
         return .resume
     }

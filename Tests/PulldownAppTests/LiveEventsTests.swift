@@ -49,6 +49,8 @@ final class LiveEventsTests: XCTestCase {
         private let ended = Mutex<(done: Bool, handler: (@Sendable () -> Void)?)>((false, nil))
 
         func write(_ bytes: [UInt8]) { written.withLock { $0.append(bytes) } }
+        func enqueue(_ bytes: [UInt8]) { write(bytes) }
+        func wake() {}
         func close() { end() }
 
         func onEnd(_ handler: @escaping @Sendable () -> Void) {

@@ -67,4 +67,18 @@ final class StreamStateTests: XCTestCase {
         XCTAssertTrue(state.isClosed)
         XCTAssertEqual(read(&state), "<end>", "what was pending is dropped whole, never half an event")
     }
+
+    func testAppendedChunksWaitForWake() {
+        var state = StreamState(maxPendingBytes: 1024)
+        _ = read(&state)
+        _ = state.suspended()
+        state.append(Array("a".utf8))
+        XCTAssertEqual(state.phase, .suspended, "appending does not resume")
+        XCTAssertEqual(state.wake(), .resume)
+        XCTAssertEqual(state.wake(), .none, "already resuming")
+        XCTAssertEqual(read(&state), "a")
+        _ = read(&state)
+        _ = state.suspended()
+        XCTAssertEqual(state.wake(), .none, "nothing to send: stays suspended")
+    }
 }
