@@ -18,7 +18,11 @@ struct DemoGenerator: Sendable {
             try store.setMeta(MetaKey.lastItemTime, double: nowSeconds)
             return nil
         }
-        let elapsed = nowSeconds - last
+        guard nowSeconds - last >= interval else { return nil }
+        // Due: take the insert lock and read again, since another process may have generated
+        // (or an item may have been posted) between the read and the lock.
+        try store.lockForInserts()
+        let elapsed = nowSeconds - (try store.metaDouble(MetaKey.lastItemTime) ?? last)
         guard elapsed >= interval else { return nil }
 
         let count = min(3, max(1, Int((elapsed / interval).rounded(.down))))

@@ -16,8 +16,9 @@ extension Feed {
         let end = Int64(now.timeIntervalSince1970.rounded(.down)) - 60
         let start = end - Self.seedSpan + 600
         let lastID: Int64? = try store.write { store in
-            // Checked inside the write transaction: of several processes starting at once on one
-            // shared store, only the first seeds.
+            // Checked under the insert lock: of several processes starting at once on one shared
+            // store, only the first seeds.
+            try store.lockForInserts()
             guard try store.maxItemID() == nil else { return nil }
             let steps = Int64(max(1, count - 1))
             let lastID = try store.insertItems(count: count) { index in

@@ -23,6 +23,9 @@ struct Refresher: Sendable {
     func commit(_ requests: [RefreshRequest]) throws -> [RefreshResult] {
         let now = clock.now().timeIntervalSince1970
         let (results, generated) = try store.write { store -> ([RefreshResult], Int64?) in
+            // Each refresh reads its session and writes it back: no other process may do the same
+            // to these sessions in between.
+            try store.lockSessions(requests.map(\.session))
             var results: [RefreshResult] = []
             results.reserveCapacity(requests.count)
             var generated: Int64?

@@ -18,16 +18,16 @@ public struct SessionTokens: Sendable {
             }
             var rng = SystemRandomNumberGenerator()
             let fresh = (0..<Self.secretLength).map { _ in UInt8.random(in: .min ... .max, using: &rng) }
-            if try store.metaBytes(MetaKey.tokenSecret) == nil {
-                // Insert-if-absent: of several processes starting at once, the first one's secret
-                // is kept and every other reads it back (writes are serialized, this is a second
-                // line of defence).
-                try store.insertMetaIfAbsent(MetaKey.tokenSecret, bytes: fresh)
-            } else {
-                // A damaged secret (wrong length) is replaced: tokens signed with it were unusable.
-                try store.setMeta(MetaKey.tokenSecret, bytes: fresh)
+            // Insert-if-absent, then read back: of several processes starting at once, the first
+            // one's secret is kept and every other reads it back. (These writes are not serialized
+            // with each other, so nothing is decided on an earlier read.)
+            try store.insertMetaIfAbsent(MetaKey.tokenSecret, bytes: fresh)
+            if let kept = try store.metaBytes(MetaKey.tokenSecret), kept.count == Self.secretLength {
+                return kept
             }
-            return try store.metaBytes(MetaKey.tokenSecret) ?? fresh
+            // A damaged secret (wrong length) is replaced: tokens signed with it were unusable.
+            try store.setMeta(MetaKey.tokenSecret, bytes: fresh)
+            return fresh
         }
     }
 

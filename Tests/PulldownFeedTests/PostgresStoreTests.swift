@@ -188,6 +188,46 @@ final class PostgresStoreTests: XCTestCase {
         XCTAssertEqual(try feed.addItem(NewItem(title: "Still fine", body: "")).id, 4)
     }
 
+    func testARefreshThatOnlyStampsItsSessionDoesNotWaitForAnInsert() throws {
+        let url = try PostgresBackend.makeDatabase(self)
+        let feed = makeFeed(store: try PostgresStore(url: url, poolSize: 2), newItemsEvery: 0)
+        try feed.seedIfEmpty(count: 5)
+        // Another process is inserting: it holds the insert lock in an open transaction.
+        let inserter = try PGConnection(settings: PGSettings(url: url, defaultPoolSize: 1))
+        try inserter.execute("BEGIN; SELECT pg_advisory_xact_lock(\(PostgresStore.insertLockKey))")
+        let refreshed = DispatchSemaphore(value: 0)
+        feed.refresh(session: SessionID.random(), after: nil, limit: 10) { result in
+            if case .success = result { refreshed.signal() }
+        }
+        XCTAssertEqual(refreshed.wait(timeout: .now() + 20), .success, "the refresh went through while the insert lock was held")
+        // A post waits for the lock, and goes through once it is released.
+        let posted = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            if (try? feed.addItem(NewItem(title: "After the lock", body: ""))) != nil { posted.signal() }
+        }
+        try inserter.execute("COMMIT")
+        XCTAssertEqual(posted.wait(timeout: .now() + 20), .success)
+    }
+
+    func testRefreshesOfOneSessionOnTwoInstancesAreAllCounted() throws {
+        let open = try PostgresBackend().makeLocation(self)
+        let feeds = [makeFeed(store: try open(), newItemsEvery: 0), makeFeed(store: try open(), newItemsEvery: 0)]
+        try feeds[0].seedIfEmpty(count: 3)
+        let session = SessionID.random()
+        let answered = DispatchGroup()
+        let failures = Mutex(0)
+        for index in 0..<120 {
+            answered.enter()
+            feeds[index % 2].refresh(session: session, after: nil, limit: 10) { result in
+                if case .failure = result { failures.withLock { $0 += 1 } }
+                answered.leave()
+            }
+        }
+        XCTAssertEqual(answered.wait(timeout: .now() + 60), .success)
+        XCTAssertEqual(failures.withLock { $0 }, 0)
+        XCTAssertEqual(try feeds[1].session(session)?.refreshCount, 120, "no refresh overwrote another's count")
+    }
+
     private func waitFor(_ what: String, timeout: TimeInterval = 30, _ condition: () -> Bool) {
         let deadline = Date().addingTimeInterval(timeout)
         while !condition() {

@@ -5,8 +5,9 @@ import Foundation
 ///
 /// The feed's rules live in `Feed`, once; a store only runs reads and serialized write
 /// transactions. An implementer must guarantee:
-/// - `write` bodies run one at a time across every process that shares the data, inside one
-///   transaction that commits before `write` returns and rolls back entirely if the body throws;
+/// - `write` bodies run inside one transaction that commits before `write` returns and rolls back
+///   entirely if the body throws; bodies that insert run one at a time across every process that
+///   shares the data (from `lockForInserts`), and so do bodies that lock the same session;
 /// - item ids handed out by `insertItems` are larger than any id ever handed out before (never
 ///   reused, even after a rollback or a delete) and become visible to readers in id order;
 /// - `read` bodies see only committed data;
@@ -54,6 +55,13 @@ public protocol FeedStoreReading {
 
 /// The writes a store offers inside `FeedStore.write`.
 public protocol FeedStoreWriting: FeedStoreReading {
+    /// Serializes the rest of this transaction with every other transaction that inserts, across
+    /// processes. `insertItems` takes it by itself; call it first where a decision to insert rests
+    /// on what was read (seed only an empty feed, generate only when due) and read again after.
+    func lockForInserts() throws
+    /// Serializes the rest of this transaction with every other one that locks any of these
+    /// sessions (a refresh reads a session and writes it back). Call it once, first.
+    func lockSessions(_ ids: [SessionID]) throws
     /// Inserts `count` items made by `make(0..<count)`, with consecutive ids above every id ever
     /// handed out, in that order; returns the last id (nil when `count` is 0).
     func insertItems(count: Int, _ make: (Int) -> ItemDraft) throws -> Int64?

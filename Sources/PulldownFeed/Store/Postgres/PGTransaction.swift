@@ -4,8 +4,33 @@ final class PGTransaction: FeedStoreWriting, KeysetItemReading {
     /// The largest id inserted in this transaction.
     private(set) var insertedUpTo: Int64?
 
+    /// Whether this transaction holds the insert lock.
+    private var holdsInsertLock = false
+
     init(connection: PGConnection) {
         self.connection = connection
+    }
+
+    // MARK: Locks
+
+    func lockForInserts() throws {
+        guard !holdsInsertLock else { return }
+        try connection.query("SELECT pg_advisory_xact_lock($1::bigint)", [.int(PostgresStore.insertLockKey)])
+        holdsInsertLock = true
+    }
+
+    /// One advisory lock per session, in the two-key space (apart from the insert lock's one-key
+    /// space): the store's namespace and the session id's first four bytes. Sessions that share
+    /// those bytes merely wait for each other. Taken in ascending order in one statement, so two
+    /// batches of refreshes never wait for each other in a cycle.
+    func lockSessions(_ ids: [SessionID]) throws {
+        let keys = Set(ids.map { id in
+            Int32(bitPattern: id.bytes[0..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+        }).sorted()
+        guard !keys.isEmpty else { return }
+        try connection.query(
+            "SELECT count(pg_advisory_xact_lock($1::int4, k)) FROM unnest($2::int4[]) AS k",
+            [.int(Int64(PostgresStore.sessionLockNamespace)), .text("{" + keys.map(String.init).joined(separator: ",") + "}")])
     }
 
     // MARK: Items
@@ -25,7 +50,9 @@ final class PGTransaction: FeedStoreWriting, KeysetItemReading {
 
     func insertItems(count: Int, _ make: (Int) -> ItemDraft) throws -> Int64? {
         guard count > 0 else { return nil }
-        // Moves the counter under its row lock; the caller's transaction already holds the write lock.
+        // Under the insert lock, an id is taken only after the previous inserter committed, so
+        // ids become visible strictly in order.
+        try lockForInserts()
         let last = try connection.query("UPDATE item_ids SET last_id = last_id + $1::bigint RETURNING last_id",
                                          [.int(Int64(count))]).int64(0, 0)
         let first = last - Int64(count) + 1

@@ -17,7 +17,7 @@ enum PostgresSchema {
         })
 
     static func migrate(_ connection: PGConnection) throws {
-        try connection.execute("BEGIN; SELECT pg_advisory_xact_lock(\(PostgresStore.writeLockKey))")
+        try connection.execute("BEGIN; SELECT pg_advisory_xact_lock(\(PostgresStore.insertLockKey))")
         do {
             try connection.execute("""
                 -- Small facts the program keeps: the schema version, the token secret, the

@@ -5,16 +5,18 @@ import Foundation
 /// Opened with a `postgres://user@host:port/dbname` (or `postgresql://`) URL; `pool_size=N` in
 /// the query sets the number of pooled connections (default: the `poolSize` given).
 ///
-/// **Writes** run in one transaction each, after `pg_advisory_xact_lock(writeLockKey)`: every
-/// writer of every process sharing the database takes that one lock, so writes run one at a time
-/// exactly as SQLite's `BEGIN IMMEDIATE` makes them within one file, and the feed's rules (the
-/// generator's interval, a session's counters, seeding only an empty feed) hold across processes.
+/// **Writes** run in one transaction each. A transaction that inserts first takes
+/// `pg_advisory_xact_lock(insertLockKey)`: every inserter of every process sharing the database
+/// takes that one lock, so inserts run one at a time, and decisions that lead to an insert
+/// (seeding only an empty feed, the generator's interval) are made again under it. A refresh
+/// that only stamps its session takes a lock for that session alone (`lockSessions`), so
+/// refreshes of different sessions never wait for each other or for an insert.
 ///
 /// **Ids** come from the single row of `item_ids`, moved in the inserting transaction while it
-/// holds that lock. A plain sequence is not enough: with two writers, id 8 could commit after
-/// id 9, and a reader that already saw 9 (and now asks for "newer than 9") would never see 8.
-/// Under the lock, the next writer cannot take an id before the previous one committed (the lock
-/// is released after the commit is visible), so ids become visible strictly in order. The
+/// holds the insert lock. A plain sequence is not enough: with two writers, id 8 could commit
+/// after id 9, and a reader that already saw 9 (and now asks for "newer than 9") would never see 8.
+/// Under the lock, the next inserter cannot take an id before the previous one committed (the
+/// lock is released after the commit is visible), so ids become visible strictly in order. The
 /// counter also rolls back with a failed transaction, so ids have no holes, as with SQLite.
 ///
 /// **Other processes' inserts** reach this process through LISTEN/NOTIFY (see `PGListener`): a
@@ -32,8 +34,10 @@ public final class PostgresStore: FeedStore {
     /// Tells our own notifications apart from other processes'.
     let instance: String
 
-    /// The advisory lock key every writer takes ("pulldown" in ASCII).
-    static let writeLockKey: Int64 = 0x7075_6C6C_646F_776E
+    /// The advisory lock every inserting transaction takes ("pulldown" in ASCII).
+    static let insertLockKey: Int64 = 0x7075_6C6C_646F_776E
+    /// The first key of the per-session advisory locks ("pull"); the second is from the id.
+    static let sessionLockNamespace: Int32 = 0x7075_6C6C
     static let channel = "pulldown_items"
 
     /// Connects, creates or upgrades the schema, and starts listening for other processes' inserts.
@@ -70,8 +74,9 @@ public final class PostgresStore: FeedStore {
 
     public func write<R>(_ body: (any FeedStoreWriting) throws -> R) throws -> R {
         try pool.withConnection { connection in
-            // One round trip for both; the lock is held until COMMIT or ROLLBACK.
-            try connection.execute("BEGIN; SELECT pg_advisory_xact_lock(\(Self.writeLockKey))")
+            // The locks a body needs (inserts, sessions) are taken inside it and held until
+            // COMMIT or ROLLBACK; a refresh that only stamps its session waits for no insert.
+            try connection.execute("BEGIN")
             do {
                 let transaction = PGTransaction(connection: connection)
                 let result = try body(transaction)

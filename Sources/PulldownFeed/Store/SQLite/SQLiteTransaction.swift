@@ -3,6 +3,12 @@
 struct SQLiteTransaction: FeedStoreWriting, KeysetItemReading {
     let connection: SQLiteConnection
 
+    // MARK: Locks
+
+    /// Nothing to take: SQLite writers already run one at a time (`BEGIN IMMEDIATE`).
+    func lockForInserts() throws {}
+    func lockSessions(_ ids: [SessionID]) throws {}
+
     // MARK: Items
 
     static let itemQueries = ItemQueries(cursor: "?1", limit: "?2")
