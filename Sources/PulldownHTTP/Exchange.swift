@@ -106,6 +106,7 @@ final class ExchangeAnswer: Sendable {
 
 /// A libmicrohttpd connection. Any thread may resume it; answers are queued on its own thread.
 struct Connection: @unchecked Sendable {
+    // @unchecked: an opaque C pointer; libmicrohttpd allows MHD_resume_connection from any thread.
     let pointer: OpaquePointer
 
     func queue(_ response: HTTPResponse) {

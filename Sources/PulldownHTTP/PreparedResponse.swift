@@ -5,6 +5,8 @@ import CMicroHTTPD
 /// libmicrohttpd reference-counts responses and allows one to be queued on many connections
 /// from many threads, so static files and cached pages skip building and copying per request.
 public final class PreparedResponse: @unchecked Sendable {
+    // @unchecked: the handle is an opaque C pointer, which libmicrohttpd lets any thread queue;
+    // every other property is an immutable Sendable value.
     let handle: OpaquePointer
     public let status: Int
     public let headers: HTTPHeaders
