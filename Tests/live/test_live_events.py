@@ -138,3 +138,25 @@ def test_sigterm_ends_every_stream_cleanly_and_exits_0(start_server):
         assert stream.ended
     # README: SIGTERM exits 0 within 2 s.
     assert server.process.wait(timeout=2) == 0
+
+
+def test_an_open_file_limit_too_low_for_the_streams_is_said_at_start(tmp_path):
+    """The server raises its open-file limit as far as the hard limit allows, and says so in one
+    line when that is still less than --connection-limit and --max-streams need."""
+    import subprocess
+    from live_server import BINARY, REPO
+    process = subprocess.Popen(
+        ["prlimit", "--nofile=512:512", BINARY, "--port", "0", "--db", ":memory:", "--seed", "0",
+         "--new-items-every", "0", "--public", str(REPO / "Public"), "--quiet", "--max-streams", "10000"],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+    try:
+        listening = process.stdout.readline()
+        assert listening.startswith("Listening on http://"), listening
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=10)
+    assert process.returncode == 0
+    warnings = [line for line in stderr.splitlines() if "open-file limit" in line]
+    assert len(warnings) == 1, stderr
+    assert "open-file limit is 512" in warnings[0]
+    assert "14064" in warnings[0], "4000 connections + 10000 streams + 64"
