@@ -4,24 +4,24 @@ import { LiveState, retryDelay } from '../../Public/live-state.js';
 
 // An `items` event as the stream sends it: ids newest first.
 const event = (ids, gap = false) => ({ items: ids.map(id => ({ id, title: `item ${id}` })), gap });
-
 // A pill state for a feed that shows up to `newest`.
 const live = newest => { const s = new LiveState(); s.shown(newest); return s; };
 
 test('items arriving in several events are counted once each', () => {
   const s = live(50);
   assert.equal(s.count, 0);
-  assert.equal(s.arrived(event([51])), true);
-  assert.equal(s.arrived(event([53, 52])), true);
+  s.arrived(event([51]));
+  s.arrived(event([53, 52]));
   assert.equal(s.count, 3);
-  assert.equal(s.arrived(event([53, 52, 51])), false, 'a reconnect that sends them again changes nothing');
+  s.arrived(event([53, 52, 51])); // a reconnect that sends them again
   assert.equal(s.count, 3);
   assert.equal(s.more, false);
 });
 
 test('items the feed already shows are not new', () => {
   const s = live(50);
-  assert.equal(s.arrived(event([50, 49])), false);
+  s.arrived(event([50, 49]));
+  assert.equal(s.count, 0);
   s.arrived(event([52, 51, 50]));
   assert.deepEqual([...s.pending].sort(), [51, 52]);
 });
@@ -29,20 +29,19 @@ test('items the feed already shows are not new', () => {
 test('a refresh takes what it brought in off the pill, and hides it when it brought everything', () => {
   const s = live(50);
   s.arrived(event([54, 53, 52, 51]));
-  assert.equal(s.shown(52), true, 'a refresh that ended at 52: 53 and 54 still wait');
-  assert.equal(s.count, 2);
-  assert.equal(s.shown(52), false);
-  assert.equal(s.shown(60), true);
+  s.shown(52); // a refresh that ended at 52: 53 and 54 still wait
+  assert.deepEqual([...s.pending].sort(), [53, 54]);
+  s.shown(60);
   assert.equal(s.count, 0);
-  assert.equal(s.arrived(event([55])), false, 'an event that lost the race to the refresh counts nothing');
+  s.arrived(event([55])); // an event that lost the race to the refresh
+  assert.equal(s.count, 0);
 });
 
 test('a gap says more than the count, until a refresh reaches into it', () => {
   const s = live(2);
   s.arrived(event([22, 21, 20, 19, 18, 17, 16, 15, 14, 13], true));
-  assert.equal(s.count, 10);
-  assert.equal(s.more, true);
-  assert.equal(s.arrived(event([23])), true);
+  assert.deepEqual([s.count, s.more], [10, true]);
+  s.arrived(event([23]));
   assert.deepEqual([s.count, s.more], [11, true]);
   s.shown(12); // a refresh that ended below the gap's items: the skipped ones are still not shown
   assert.equal(s.more, true);
@@ -54,8 +53,8 @@ test('a gap says more than the count, until a refresh reaches into it', () => {
 
 test('an empty gap event changes nothing', () => {
   const s = live(5);
-  assert.equal(s.arrived(event([], true)), false);
-  assert.equal(s.more, false);
+  s.arrived(event([], true));
+  assert.deepEqual([s.count, s.more], [0, false]);
 });
 
 test('a burst of events is announced once, with the last count; the same count never twice', () => {
@@ -69,6 +68,14 @@ test('a burst of events is announced once, with the last count; the same count n
   assert.equal(s.announce(), null, 'nothing new: nothing to say');
   s.arrived(event([62, 61, 60, 59, 58, 57, 56, 55, 54], true));
   assert.deepEqual(s.announce(), { count: 12, more: true });
+});
+
+test('a gap that adds no id is still news: the count became "more than"', () => {
+  const s = live(50);
+  s.arrived(event([52, 51]));
+  assert.deepEqual(s.announce(), { count: 2, more: false });
+  s.arrived(event([52, 51], true));
+  assert.deepEqual(s.announce(), { count: 2, more: true });
 });
 
 test('after a refresh empties the pill, nothing is said, and the next new item is said again', () => {
