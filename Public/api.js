@@ -4,12 +4,16 @@
 // Demo knobs on the page URL (?_delay=MS, ?_fail=500) are passed on to every API call.
 const knobs = new URLSearchParams([...new URLSearchParams(location.search)].filter(([k]) => k[0] === '_'));
 
-async function call(path, body) {
+function url(path) {
   const q = new URLSearchParams(path.split('?')[1]);
   knobs.forEach((v, k) => q.set(k, v));
+  return path.split('?')[0] + (q.size ? `?${q}` : '');
+}
+
+async function call(path, body) {
   const init = body === undefined ? {} :
     { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
-  const res = await fetch(path.split('?')[0] + (q.size ? `?${q}` : ''), init);
+  const res = await fetch(url(path), init);
   const json = await res.json().catch(() => ({}));
   if (!res.ok) throw Object.assign(new Error(json.detail || json.title || res.statusText), { status: res.status });
   return json;
@@ -24,3 +28,5 @@ export const refresh = after => call('/api/refresh', { after });
 export const session = () => call('/api/session');
 /** Adds an item: { title, body, author } -> the item. */
 export const post = item => call('/api/items', item);
+/** The stream of items newer than `after` as they are posted (`items` events of { items, gap }). */
+export const events = after => new EventSource(url(`/api/events?after=${after}`));

@@ -21,6 +21,9 @@ export class FeedState {
     this.filling = false;
   }
 
+  /** The newest id loaded, 0 while there is none: the cursor for what is newer. */
+  get newest() { return this.ids[0] || 0; }
+
   /** True when item i opens a day: a day header sits above it. */
   opens(i) { return i === 0 || this.days[i] !== this.days[i - 1]; }
 
@@ -70,7 +73,7 @@ export class FeedState {
   beginRefresh() {
     if (this.busy) return null;
     this.busy = 'refresh';
-    return this.ids[0] || 0;
+    return this.newest;
   }
 
   /** A refresh answered: a gap starts over from its items, else they go on top, the window

@@ -5,6 +5,7 @@ import { pickLang, texts, dayNumber, dayStart, dayLabel } from './i18n.js';
 import { PullToRefresh } from './pull-to-refresh.js';
 import { FeedState } from './feed-state.js';
 import { el, article } from './article.js';
+import { LiveFeed } from './live.js';
 
 const KEY = 'pulldown-feed';
 const back = /reload|back_forward/.test(performance.getEntriesByType('navigation')[0]?.type);
@@ -33,6 +34,18 @@ let busy = null; // the promise of the one fetch that runs: a refresh or a page
 const ptr = new PullToRefresh($('list'), {
   onRefresh: refresh,
   texts: { pull: t.pull, release: t.release, refreshing: t.refreshing, failed: t.refreshFailed },
+});
+
+// New items from the stream wait behind the pill; using it brings them in by the same refresh.
+const live = new LiveFeed({
+  pill: $('pill'), region: $('news'), text: t.n,
+  onUse: () => {
+    scrollTo(0, 0); // the new items go on top, where the reader now is
+    ptr.beginRefreshing()?.then(() => {
+      const at = document.activeElement; // the pill, gone now: the focus goes to the newest item
+      if (at === $('pill') || at === document.body) nodes.get(s.ids[0])?.focus({ preventScroll: true });
+    });
+  },
 });
 
 function setUpdated(iso) {
@@ -150,6 +163,7 @@ function loadPage() {
     try {
       const page = await request;
       s.add(page.items, page.hasMore);
+      live.start(s.newest); // the feed's newest item is known: the stream starts after it
       setMore(page.hasMore ? '' : 'end');
       update(true);
     } catch (e) {
@@ -175,6 +189,7 @@ async function refresh() {
       s.view(-feed.getBoundingClientRect().top, innerHeight);
       for (const a of render(keep)) if (!keep && s.index(+a.dataset.id) < k) a.classList.add('enter');
       refreshed = true;
+      live.shown(s.newest);
       setUpdated(r.lastUpdated);
       message = t.n(k);
     } catch (e) {
@@ -237,4 +252,5 @@ if (saved) { // the saved geometry first, then the window's text by cursor aroun
   feed.ariaBusy = 'false';
   api.items(s.need()).then(p => s.filled(p.items), () => s.filled([]))
     .then(() => render({ id, top: offset }), () => {}).finally(() => { io.observe(more); schedule(); });
+  live.start(s.newest);
 } else loadPage();

@@ -4,7 +4,7 @@ const TEXTS = {
   en: {
     pull: 'Pull down to refresh…', release: 'Release to refresh…', refreshing: 'Updating…',
     updated: 'Last updated on {t}', never: 'Not updated yet', refresh: 'Refresh',
-    n0: 'No new items', n1: '1 new item', nn: '{n} new items',
+    n0: 'No new items', n1: '1 new item', nn: '{n} new items', more: '{n}+ new items',
     loading: 'Loading…', noMore: 'No more items', retry: 'Try again',
     refreshFailed: "Couldn't refresh. Try again.", loadFailed: "Couldn't load items.",
     today: 'Today', yesterday: 'Yesterday', feed: 'Latest items',
@@ -15,7 +15,7 @@ const TEXTS = {
   zh: {
     pull: '下拉可以刷新', release: '松开立即刷新', refreshing: '加载中…',
     updated: '最后更新：{t}', never: '尚未更新', refresh: '刷新',
-    n0: '没有新内容', n1: '1 条新内容', nn: '{n} 条新内容',
+    n0: '没有新内容', n1: '1 条新内容', nn: '{n} 条新内容', more: '{n}+ 条新内容',
     loading: '加载中…', noMore: '没有更多了', retry: '重试',
     refreshFailed: '刷新失败，请重试。', loadFailed: '加载失败。',
     today: '今天', yesterday: '昨天', feed: '最新内容',
@@ -36,11 +36,12 @@ export function pickLang(search = '', languages = []) {
   return 'en';
 }
 
-/** The texts of `lang`, with `n(count)` for "3 new items" and `updated(date|null)`. */
+/** The texts of `lang`, with `n(count, more)` for "3 new items" ("10+ new items" when `more`)
+ *  and `updated(date|null)`. */
 export function texts(lang) {
   const base = TEXTS[lang] || TEXTS.en;
   const t = { ...base, lang: TEXTS[lang] ? lang : 'en' };
-  t.n = n => n === 0 ? t.n0 : n === 1 ? t.n1 : t.nn.replace('{n}', n);
+  t.n = (n, more) => more ? t.more.replace('{n}', n) : n === 0 ? t.n0 : n === 1 ? t.n1 : t.nn.replace('{n}', n);
   t.updated = d => d ? base.updated.replace('{t}', stamp(d)) : base.never;
   return t;
 }

@@ -38,6 +38,12 @@ test('new item counts in both languages', () => {
   assert.deepEqual([zh.n(0), zh.n(1), zh.n(3)], ['没有新内容', '1 条新内容', '3 条新内容']);
 });
 
+test('a count the stream could not complete says "more than"', () => {
+  assert.equal(texts('en').n(10, true), '10+ new items');
+  assert.equal(texts('zh').n(10, true), '10+ 条新内容');
+  assert.equal(texts('en').n(1, false), '1 new item');
+});
+
 test('the seed texts in Chinese', () => {
   const zh = texts('zh');
   assert.equal(zh.pull, '下拉可以刷新');

@@ -93,6 +93,14 @@ class Tab:
     def refresh_requests(self):
         return [u for m, u in self.requests if m == "POST" and "/api/refresh" in u]
 
+    def tab_to(self, element_id, presses=6):
+        """Presses Tab until the element with `element_id` has the focus; True when it got there."""
+        for _ in range(presses):
+            self.page.keyboard.press("Tab")
+            if self.page.evaluate("() => document.activeElement.id") == element_id:
+                return True
+        return False
+
     # Touch through the DevTools protocol: the same path a finger takes.
     def touch(self, kind, x=None, y=None):
         if self._cdp is None:

@@ -115,11 +115,7 @@ def test_keyboard_refresh_with_tab_and_enter(start_server, desktop):
     api(server, "POST", "/api/items", {"title": "one", "body": "b", "author": "t"})
     api(server, "POST", "/api/items", {"title": "two", "body": "b", "author": "t"})
     api(server, "POST", "/api/items", {"title": "three", "body": "b", "author": "t"})
-    for _ in range(5):
-        tab.page.keyboard.press("Tab")
-        if tab.page.evaluate("() => document.activeElement.id") == "refresh":
-            break
-    assert tab.page.evaluate("() => document.activeElement.id") == "refresh"
+    assert tab.tab_to("refresh", presses=5)
     tab.page.keyboard.press("Enter")
     tab.wait_state("refreshing")
     tab.wait_state("idle")

@@ -1,0 +1,61 @@
+// New items while the page is open: GET /api/events in, the "N new items" pill and one polite
+// announcement out. live-state.js counts; using the pill is the host's refresh (`onUse`).
+import * as api from './api.js';
+import { LiveState, retryDelay } from './live-state.js';
+
+export class LiveFeed {
+  /** text(count, more): the pill's words; region: an aria-live="polite" element. */
+  constructor({ pill, region, text, onUse }) {
+    Object.assign(this, { pill, region, text, state: new LiveState(), tries: 0 });
+    pill.addEventListener('click', onUse);
+    // A hidden tab holds no stream (no battery spent); shown again, it catches up from the cursor.
+    document.addEventListener('visibilitychange', () => document.hidden ? this.#close() : this.#open());
+  }
+
+  /** Opens the stream once the feed knows its newest item. */
+  start(newest) {
+    if (this.started) return;
+    this.started = true;
+    this.shown(newest);
+    this.#open();
+  }
+
+  /** The feed shows up to `newest` now: what it brought in leaves the pill. */
+  shown(newest) {
+    this.state.shown(newest);
+    this.#render();
+  }
+
+  #open() {
+    if (!this.started || this.source || document.hidden) return;
+    const source = this.source = api.events(this.state.cursor);
+    source.addEventListener('items', e => { this.state.arrived(JSON.parse(e.data)); this.#render(); });
+    source.onopen = () => { this.tries = 0; };
+    // EventSource reconnects after a drop by itself, but gives up on a refused answer (the 503
+    // past the stream limit): try again later. Never an error banner: the pull works without it.
+    source.onerror = () => {
+      if (source !== this.source || source.readyState !== EventSource.CLOSED) return;
+      this.source = null;
+      this.timer = setTimeout(() => this.#open(), retryDelay(this.tries++));
+    };
+  }
+
+  #close() {
+    this.source?.close();
+    this.source = null;
+    clearTimeout(this.timer);
+  }
+
+  #render() {
+    const { count, more } = this.state;
+    this.pill.hidden = !count;
+    this.pill.textContent = count ? this.text(count, more) : '';
+    if (!count) this.region.textContent = ''; // the same count later is news again
+    // A burst of events is announced once, when the count has been still for a second.
+    clearTimeout(this.saying);
+    this.saying = setTimeout(() => {
+      const say = this.state.announce();
+      if (say) this.region.textContent = this.text(say.count, say.more);
+    }, 1000);
+  }
+}
