@@ -1,0 +1,27 @@
+"""Live events across two instances on one PostgreSQL database: an item posted to one reaches
+the event streams of the other (LISTEN/NOTIFY)."""
+import pytest
+
+from sse_client import Stream
+from test_api_support import call
+from test_postgres import URL, database  # noqa: F401 (a fixture)
+
+pytestmark = pytest.mark.skipif(not URL, reason="PULLDOWN_TEST_POSTGRES_URL is not set (make test sets it)")
+
+
+def test_an_item_posted_on_one_instance_reaches_the_streams_of_the_other(start_server, database):  # noqa: F811
+    a = start_server(db=database, seed="3")
+    b = start_server(db=database, seed="3")
+    stream = Stream(b)
+    assert stream.status == 200
+    stream.next_event()   # open
+    reply = call(a, "POST", "/api/items", json={"title": "Posted on A", "body": ""})
+    assert reply.status == 201
+    event = stream.next_items()
+    assert [item["id"] for item in event.data["items"]] == [reply.json()["id"]]
+    assert event.data["items"][0]["title"] == "Posted on A"
+    # And a reconnect to B with the last id it saw gets nothing twice.
+    again = Stream(b, last_event_id=event.id)
+    again.next_event()
+    second = call(a, "POST", "/api/items", json={"title": "Second", "body": ""}).json()["id"]
+    assert [item["id"] for item in again.next_items().data["items"]] == [second]
