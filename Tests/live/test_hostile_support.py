@@ -5,6 +5,7 @@ Named test_hostile_* so it lives with those tests; it holds no tests itself.
 """
 import json
 import re
+import select
 import shutil
 import socket
 import sqlite3
@@ -57,6 +58,11 @@ def read_until_close(sock, timeout=5, sent=b""):
 def send_get(server, target):
     """A GET of `target` sent on its own connection, asking the server to close it after the answer."""
     return send_raw(server, f"GET {target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".encode())
+
+
+def answered(sock):
+    """True when the server has sent something on `sock` (or closed it); does not wait."""
+    return bool(select.select([sock], [], [], 0)[0])
 
 
 def status_of(raw):

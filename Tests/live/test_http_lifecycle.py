@@ -1,7 +1,6 @@
 """The server's life: the access log, and stopping on SIGTERM / SIGINT, also with a
 delayed request in flight (the client gets 503 and the process exits 0, no abort)."""
 import http.client
-import select
 import signal
 import socket
 import time
@@ -9,7 +8,7 @@ import time
 import pytest
 
 from live_server import STUCK_SECONDS
-from test_hostile_support import assert_no_crash, read_until_close, send_get, status_of
+from test_hostile_support import answered, assert_no_crash, read_until_close, send_get, status_of
 
 # README, "What the server promises": a stop exits 0 within a second, delayed answers included.
 STOP_PROMISE_SECONDS = 1.0
@@ -122,11 +121,6 @@ def test_several_delayed_requests_all_get_an_answer_on_stop(start_server):
         for sock in waiting:
             sock.close()
     assert_clean_exit(server, code)
-
-
-def answered(sock):
-    """True when the server has sent something on `sock` (or closed it); does not wait."""
-    return bool(select.select([sock], [], [], 0)[0])
 
 
 @pytest.mark.parametrize("phase", ["during-grace", "after-grace"])
