@@ -4,6 +4,7 @@ The binary comes from PULLDOWN_BIN (the Makefile sets it), else the debug build.
 from this module, never from conftest.py: two conftest modules (here and in browser/) would
 shadow each other.
 """
+import datetime
 import email.utils
 import http.client
 import os
@@ -131,10 +132,11 @@ class Server:
         finally:
             connection.close()
 
-    def wait_for_clock(self, moment):
-        """Waits until the server's clock shows a later second than `moment` (a datetime)."""
-        assert wait_until(lambda: self.clock() > moment, timeout=STUCK_SECONDS, interval=0.1), \
-            f"the server's clock did not pass {moment}"
+    def wait_for_clock_past(self, stamp, seconds=0):
+        """Waits until the server's clock shows a later second than `stamp` (the API's time
+        text, to the second) plus `seconds`: then more than `seconds` have passed since it."""
+        moment = datetime.datetime.fromisoformat(stamp.replace("Z", "+00:00")) + datetime.timedelta(seconds=seconds)
+        assert wait_until(lambda: self.clock() > moment, interval=0.1), f"the server's clock did not pass {moment}"
 
     def stop(self, sig=signal.SIGTERM, timeout=STUCK_SECONDS):
         """Stops the process by PID and returns its exit code."""
