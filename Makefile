@@ -4,7 +4,7 @@ SHELL := /bin/bash
 PORT ?= 8080
 ARGS ?=
 
-.PHONY: run test bench soak build postgres-demo deps-build deps-test deps-bench test-swift test-js test-live clean
+.PHONY: run test test-repeat bench soak build postgres-demo deps-build deps-test deps-bench test-swift test-js test-live clean
 
 run: deps-build
 	swift build -c release --product pulldown
@@ -16,6 +16,14 @@ build: deps-build
 # The tests get a throwaway PostgreSQL (PULLDOWN_TEST_POSTGRES_URL), stopped by PID at the end.
 test: deps-test build
 	scripts/postgres.sh run -- $(MAKE) --no-print-directory test-swift test-js test-live
+
+# A suite N times in a row, counting green and red runs; the last BUSY of them with every core
+# kept busy by stress-ng. WHAT is swift, live or all. Example: make test-repeat N=30 WHAT=swift BUSY=10
+N ?= 10
+WHAT ?= all
+BUSY ?= 0
+test-repeat: deps-test build
+	scripts/repeat.sh $(N) $(WHAT) $(BUSY)
 
 test-swift:
 	swift test --parallel

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what Pulldown needs on Debian, only where it is missing.
 #   scripts/install-deps.sh build   libraries the server links against
-#   scripts/install-deps.sh test    the above, plus Chromium, Node, PostgreSQL, wrk and sqlite3 for the
-#                                   tests and make soak, and a Python virtual environment with pinned packages
+#   scripts/install-deps.sh test    the above, plus Chromium, Node, PostgreSQL, wrk, sqlite3 and stress-ng for
+#                                   the tests, make test-repeat and make soak, and a Python virtual environment
+#                                   with pinned packages
 #   scripts/install-deps.sh bench   the above build set, plus wrk and nginx
 #   scripts/install-deps.sh postgres  the build set, plus PostgreSQL (make postgres-demo)
 set -euo pipefail
@@ -13,7 +14,8 @@ case "${1:-build}" in
   build) ;;
   # postgresql: a throwaway cluster (scripts/postgres.sh) for the PostgreSQL store's tests.
   # wrk and sqlite3: load during the stop tests and make soak; reading a stopped server's database.
-  test) want+=(chromium postgresql wrk sqlite3) ;;
+  # stress-ng: make test-repeat BUSY=K keeps every core busy with it.
+  test) want+=(chromium postgresql wrk sqlite3 stress-ng) ;;
   postgres) want+=(postgresql) ;;
   bench) want+=(wrk nginx-light chromium postgresql) ;;
   *) echo "usage: $0 build|test|bench|postgres" >&2; exit 2 ;;

@@ -28,9 +28,9 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "Tests" / "live"))
 
-from live_server import BINARY, REPO, Server  # noqa: E402
+from live_server import BINARY, REPO, Server, wait_until  # noqa: E402
 from test_faults_crash import crash_round  # noqa: E402
-from test_hostile_support import CRASH_MARKERS, healthy, wait_until  # noqa: E402
+from test_hostile_support import CRASH_MARKERS, healthy  # noqa: E402
 
 LUA = ROOT / "soak" / "mixed.lua"
 FIGURES = {}

@@ -1,7 +1,6 @@
 """POST /api/refresh: newer items, gap, last-updated stamped only on success, concurrency, new items."""
 import re
 import threading
-import time
 
 import pytest
 
@@ -89,7 +88,7 @@ def test_a_failed_refresh_changes_nothing_and_a_successful_one_stamps_the_sessio
     before = session_state(server, session)
     assert before["refreshCount"] == 1
     assert before["lastSeenId"] == 50
-    time.sleep(1.1)  # lastUpdated has whole seconds: give it room to move
+    server.wait_for_clock_past(before["lastUpdated"])  # lastUpdated has whole seconds: room to move
 
     reply = post(server, "/api/refresh?_fail=503", json={"after": 0}, headers=with_session(session))
     assert_problem(reply, 503)
@@ -133,11 +132,15 @@ def test_two_concurrent_refreshes_of_one_session_both_succeed_and_both_count(ser
     assert session_state(server, session)["refreshCount"] == 1 + 2 * pairs
 
 
+# How long both tests below let pass on the server's clock after a refresh.
+NEW_ITEMS_EVERY = 1
+
+
 def test_with_new_items_every_second_a_later_refresh_finds_1_to_3_new_items(start_server):
-    server = start_server(seed="50", new_items_every="1")
+    server = start_server(seed="50", new_items_every=str(NEW_ITEMS_EVERY))
     first = post(server, "/api/refresh")
     newest = first.json()["items"][0]["id"]
-    time.sleep(1.2)
+    server.wait_for_clock_past(first.json()["lastUpdated"], seconds=NEW_ITEMS_EVERY)
     result = post(server, "/api/refresh", headers=with_session(first.session)).json()
     assert 1 <= len(result["items"]) <= 3
     assert ids(result["items"]) == list(range(newest + len(result["items"]), newest, -1))
@@ -145,6 +148,6 @@ def test_with_new_items_every_second_a_later_refresh_finds_1_to_3_new_items(star
 
 
 def test_without_new_items_every_nothing_appears_by_itself(server):
-    session = post(server, "/api/refresh").session
-    time.sleep(0.3)
-    assert post(server, "/api/refresh", headers=with_session(session)).json()["items"] == []
+    first = post(server, "/api/refresh")
+    server.wait_for_clock_past(first.json()["lastUpdated"], seconds=NEW_ITEMS_EVERY)
+    assert post(server, "/api/refresh", headers=with_session(first.session)).json()["items"] == []

@@ -225,14 +225,16 @@ def target(tmp_path_factory):
     db = folder / "feed.sqlite"
     server = Server(["--port", "0", "--db", str(db), "--seed", str(SEED), "--new-items-every", "0",
                      "--public", str(REPO / "Public"), "--quiet"], cwd=folder).start()
-    status, headers, refreshed = http_json(server, "POST", "/api/refresh", {"after": 5})
-    assert status == 200
-    server.victim = headers["x-session-id"]
-    server.victim_state = http_json(server, "GET", "/api/session", headers={"X-Session-Id": server.victim})[2]
-    server.items_before = http_json(server, "GET", "/api/items?limit=100")[2]
-    server.db = db
-    yield server
-    server.stop()
+    try:  # a failing setup must stop the server too, or it outlives the run
+        status, headers, refreshed = http_json(server, "POST", "/api/refresh", {"after": 5})
+        assert status == 200
+        server.victim = headers["x-session-id"]
+        server.victim_state = http_json(server, "GET", "/api/session", headers={"X-Session-Id": server.victim})[2]
+        server.items_before = http_json(server, "GET", "/api/items?limit=100")[2]
+        server.db = db
+        yield server
+    finally:
+        server.stop()
 
 
 def test_the_corpus_has_at_least_100_requests():

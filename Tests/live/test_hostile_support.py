@@ -5,11 +5,11 @@ Named test_hostile_* so it lives with those tests; it holds no tests itself.
 """
 import json
 import re
+import select
 import shutil
 import socket
 import sqlite3
 import subprocess
-import time
 
 CRASH_MARKERS = ["Fatal error", "Stack dump", "Current stack trace", "Aborted", "core dumped",
                  "Illegal instruction", "Segmentation", "panic", "Swift runtime failure"]
@@ -21,26 +21,48 @@ def exchange(server, data, timeout=5, shutdown_write=False):
 
     Returns the bytes received (b"" when the server closed without answering). A reset counts
     as a close."""
-    with socket.create_connection((server.host, server.port), timeout=timeout) as sock:
-        try:
-            sock.sendall(data)
-            if shutdown_write:
-                sock.shutdown(socket.SHUT_WR)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
-        received = b""
-        try:
-            while True:
-                chunk = sock.recv(65536)
-                if not chunk:
-                    break
-                received += chunk
-        except ConnectionResetError:
-            pass
-        except socket.timeout:
-            if not received:
-                raise AssertionError(f"no answer and no close within {timeout} s for {data[:120]!r}")
-        return received
+    with send_raw(server, data, timeout=timeout, shutdown_write=shutdown_write) as sock:
+        return read_until_close(sock, timeout, data)
+
+
+def send_raw(server, data, timeout=5, shutdown_write=False):
+    """A fresh connection with `data` sent on it; the caller reads (read_until_close) and closes."""
+    sock = socket.create_connection((server.host, server.port), timeout=timeout)
+    try:
+        sock.sendall(data)
+        if shutdown_write:
+            sock.shutdown(socket.SHUT_WR)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    return sock
+
+
+def read_until_close(sock, timeout=5, sent=b""):
+    """Everything the server sends on `sock` until it closes it; fails after `timeout` s of silence."""
+    sock.settimeout(timeout)
+    received = b""
+    try:
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            received += chunk
+    except ConnectionResetError:
+        pass
+    except socket.timeout:
+        if not received:
+            raise AssertionError(f"no answer and no close within {timeout} s for {sent[:120]!r}")
+    return received
+
+
+def send_get(server, target):
+    """A GET of `target` sent on its own connection, asking the server to close it after the answer."""
+    return send_raw(server, f"GET {target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".encode())
+
+
+def answered(sock):
+    """True when the server has sent something on `sock` (or closed it); does not wait."""
+    return bool(select.select([sock], [], [], 0)[0])
 
 
 def status_of(raw):
@@ -109,12 +131,3 @@ def sqlite_rows(path, query):
         return [[str(value) for value in row] for row in connection.execute(query).fetchall()]
     finally:
         connection.close()
-
-
-def wait_until(predicate, timeout, interval=0.05):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(interval)
-    return predicate()

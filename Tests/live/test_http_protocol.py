@@ -13,6 +13,9 @@ import socket
 
 import pytest
 
+from live_server import wait_until
+from test_hostile_support import read_until_close, send_raw
+
 REPO = pathlib.Path(__file__).resolve().parents[2]
 PUBLIC = REPO / "Public"
 BODY_LIMIT = 64 * 1024
@@ -68,18 +71,8 @@ class RawConnection:
 
 def raw_exchange(server, request_bytes, timeout=5):
     """Sends bytes on a fresh connection and reads everything until the server closes."""
-    with socket.create_connection((server.host, server.port), timeout=timeout) as sock:
-        sock.sendall(request_bytes)
-        data = b""
-        try:
-            while True:
-                chunk = sock.recv(65536)
-                if not chunk:
-                    break
-                data += chunk
-        except ConnectionResetError:
-            pass
-    return data
+    with send_raw(server, request_bytes, timeout=timeout) as sock:
+        return read_until_close(sock, timeout, request_bytes)
 
 
 def status_of(raw):
@@ -424,18 +417,16 @@ def test_symlink_inside_the_public_folder_is_served(start_server, public_with_li
 
 
 def test_edited_file_is_served_after_the_reload(start_server, public_with_links):
-    import time
     server = start_server("--public", str(public_with_links))
     _, first, _ = get(server, "/app.js")
     (public_with_links / "app.js").write_text("export const edited = true;\n")
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        status, response, body = get(server, "/app.js")
-        if body == b"export const edited = true;\n":
-            assert response.getheader("ETag") != first.getheader("ETag")
-            return
-        time.sleep(0.2)
-    pytest.fail("the edit was not picked up within 5 s")
+
+    def etag_of_the_edit():
+        _, response, body = get(server, "/app.js")
+        return response.getheader("ETag") if body == b"export const edited = true;\n" else None
+    etag = wait_until(etag_of_the_edit, interval=0.2)  # the server looks for changes every second
+    assert etag, "the edit was not picked up"
+    assert etag != first.getheader("ETag")
 
 
 def test_several_kib_of_cookies_are_served_and_huge_headers_get_431(server):

@@ -20,17 +20,20 @@ def api(tmp_path_factory):
     folder = tmp_path_factory.mktemp("schemathesis")
     server = Server(["--port", "0", "--db", str(folder / "feed.sqlite"), "--seed", "30", "--new-items-every", "0",
                      "--public", str(REPO / "Public"), "--quiet"], cwd=folder).start()
-    status, _, document = http_json(server, "GET", "/api/openapi.json")
-    assert status == 200
-    for path_item in document["paths"].values():
-        for operation in path_item.values():
-            if isinstance(operation, dict) and "parameters" in operation:
-                operation["parameters"] = [parameter for parameter in operation["parameters"]
-                                           if document_parameter(document, parameter).get("name") not in KNOBS]
-    schema = schemathesis.openapi.from_dict(document)
-    yield server, schema
-    assert_no_crash(server)
-    assert server.stop() == 0
+    try:  # a failing setup must stop the server too, or it outlives the run
+        status, _, document = http_json(server, "GET", "/api/openapi.json")
+        assert status == 200
+        for path_item in document["paths"].values():
+            for operation in path_item.values():
+                if isinstance(operation, dict) and "parameters" in operation:
+                    operation["parameters"] = [parameter for parameter in operation["parameters"]
+                                               if document_parameter(document, parameter).get("name") not in KNOBS]
+        schema = schemathesis.openapi.from_dict(document)
+        yield server, schema
+        assert_no_crash(server)
+    finally:
+        code = server.stop()
+    assert code == 0
 
 
 def document_parameter(document, parameter):
