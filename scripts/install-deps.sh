@@ -17,7 +17,7 @@ case "${1:-build}" in
   # stress-ng: make test-repeat BUSY=K keeps every core busy with it.
   test) want+=(chromium postgresql wrk sqlite3 stress-ng) ;;
   postgres) want+=(postgresql) ;;
-  bench) want+=(wrk nginx-light chromium postgresql) ;;
+  bench) want+=(wrk nginx-light chromium postgresql gcc) ;;
   *) echo "usage: $0 build|test|bench|postgres" >&2; exit 2 ;;
 esac
 command -v node >/dev/null 2>&1 || [ "${1:-build}" != test ] || want+=(nodejs)
