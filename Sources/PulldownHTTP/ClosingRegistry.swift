@@ -18,10 +18,12 @@ final class ClosingRegistry<Element: AnyObject & Sendable>: Sendable {
         _ = state.withLock { $0.elements.removeValue(forKey: ObjectIdentifier(element)) }
     }
 
-    /// Closes the registry and returns what it held.
+    /// Closes the registry and hands over what it held (it keeps nothing, so no element is held
+    /// past the stop through the registry).
     func close() -> [Element] {
         state.withLock { state in
             state.closed = true
+            defer { state.elements.removeAll() }
             return Array(state.elements.values)
         }
     }
