@@ -46,7 +46,9 @@ public final class Application: Sendable {
             _ = try feed.seedIfEmpty(count: configuration.seedCount)
             try feed.expireIdleSessions()
         } catch {
-            throw StartupError(description: "cannot prepare the database at \(configuration.databasePath): \(error)")
+            // The store's error names the database itself, with any password masked; the --db
+            // value as given could carry one.
+            throw StartupError(description: "cannot prepare the database: \(error)")
         }
 
         let live = LiveEvents(source: feed, settings: .init(
