@@ -28,9 +28,9 @@ let package = Package(
             name: "CLibPQ", pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]),
 
-        // The Swift face of libmicrohttpd: lifecycle, requests, responses, routing, static files.
+        // The Swift face of libmicrohttpd: lifecycle, requests, responses, routing, streams, static files.
         .target(name: "PulldownHTTP", dependencies: ["CMicroHTTPD", "CZlib"]),
-        // The domain: items, keyset pages, refresh, sessions, the SQLite store, demo data.
+        // The domain: items, keyset pages, refresh, sessions, the stores (SQLite, PostgreSQL), demo data.
         .target(name: "PulldownFeed", dependencies: ["CSQLite", "CLibCrypto", "CLibPQ"]),
         // The JSON API and configuration: HTTP requests in, feed calls, JSON out.
         .target(name: "PulldownApp", dependencies: ["PulldownHTTP", "PulldownFeed", "CJansson"],
