@@ -42,4 +42,8 @@ if [ "${1:-build}" = test ] || [ "${1:-build}" = bench ]; then
     .venv/bin/pip install -q --disable-pip-version-check -r "$requirements"
     cp "$requirements" "$stamp"
   fi
+  # pulldownkit/ (what the live tests, bench, soak and the screenshots share) is imported from the
+  # repository root, which this puts on the environment's path.
+  site=$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+  echo "$PWD" > "$site/pulldown-repo.pth"
 fi

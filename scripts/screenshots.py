@@ -7,71 +7,32 @@ Starts its own servers (port 0, temporary databases, `--quiet`, no demo items ov
 debug build (`swift build` first, or set PULLDOWN_BIN) and Debian's Chromium (PULLDOWN_CHROMIUM),
 and stops every one of them by PID at the end.
 """
-import json
 import os
 import pathlib
-import select
-import signal
-import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 
 from playwright.sync_api import sync_playwright
 
-REPO = pathlib.Path(__file__).resolve().parents[1]
-BINARY = os.environ.get("PULLDOWN_BIN", str(REPO / ".build" / "debug" / "pulldown"))
-CHROMIUM = os.environ.get("PULLDOWN_CHROMIUM", "/usr/bin/chromium")
+from pulldownkit.browser import DESKTOP, PHONE, launch, wait_feed_idle, wait_panel_state
+from pulldownkit.client import post
+from pulldownkit.server import BINARY, REPO, start_server
+from pulldownkit.touch import Finger
+
 OUT = REPO / "docs" / "screenshots"
-PHONE = dict(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, device_scale_factor=2)
-DESKTOP = dict(viewport={"width": 1280, "height": 800})
 COMMON = dict(color_scheme="light", locale="en-US")
 TIMEOUT_MS = 20_000
 
 
-class Server:
-    """A pulldown process on a free loopback port (or a given one), stopped by PID."""
-
-    def __init__(self, db, *args, port=0):
-        self.args = ["--port", str(port), "--db", str(db), "--quiet", "--new-items-every", "0",
-                     "--public", str(REPO / "Public"), *args]
-        self.process = subprocess.Popen([BINARY, *self.args], cwd=REPO, stdin=subprocess.DEVNULL,
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        ready, _, _ = select.select([self.process.stdout], [], [], 15)
-        line = self.process.stdout.readline().decode().strip() if ready else ""
-        if not line.startswith("Listening on http://"):
-            self.stop()
-            raise RuntimeError(f"pulldown {' '.join(self.args)} did not start: {line!r}")
-        self.url = line.removeprefix("Listening on ")
-        self.port = int(self.url.rsplit(":", 1)[1])
-
-    def post(self, path, body):
-        req = urllib.request.Request(self.url + path, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(req, timeout=30) as res:
-            return json.loads(res.read())
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.process.stdout.close()
-
-
 class Tab:
-    """A page with gestures through real input: CDP touch events, or the mouse."""
+    """A page with gestures through real input: a finger (CDP touch events), or the mouse."""
 
     def __init__(self, browser, server, options):
         self.context = browser.new_context(**options, **COMMON)
         self.page = self.context.new_page()
         self.page.set_default_timeout(TIMEOUT_MS)
         self.server = server
-        self.cdp = None
+        self.finger = Finger(self.page)
 
     def open(self):
         self.page.goto(self.server.url + "/")
@@ -82,25 +43,13 @@ class Tab:
 
     def idle(self):
         """Waits until no page or refresh is being fetched."""
-        self.page.wait_for_function("() => document.getElementById('feed').getAttribute('aria-busy') === 'false'")
+        wait_feed_idle(self.page)
 
     def wait_state(self, state):
-        self.page.wait_for_function("s => document.querySelector('.ptr').dataset.state === s", arg=state)
+        wait_panel_state(self.page, state)
 
     def text(self, selector):
         return self.page.text_content(selector)
-
-    def touch(self, kind, x=None, y=None):
-        if self.cdp is None:
-            self.cdp = self.context.new_cdp_session(self.page)
-        points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
-        self.cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
-
-    def drag(self, x, y0, y1, steps=12):
-        """Moves a finger already down from y0 to y1, one step per frame."""
-        for i in range(1, steps + 1):
-            self.touch("touchMove", x, y0 + (y1 - y0) * i / steps)
-            self.page.wait_for_timeout(16)
 
     def swipe_to_bottom(self):
         """Scrolls with finger swipes (up the screen) until the end of the page is on screen."""
@@ -108,9 +57,9 @@ class Tab:
         for _ in range(60):
             if self.page.evaluate(at_bottom):
                 break
-            self.touch("touchStart", 200, 700)
-            self.drag(200, 700, 150, steps=8)
-            self.touch("touchEnd")
+            self.finger.down(200, 700)
+            self.finger.drag(200, 700, 150, steps=8)
+            self.finger.up()
             self.page.wait_for_timeout(250)
         self.settle_scroll()
 
@@ -133,7 +82,10 @@ class Tab:
 
 
 def check(tab, state=None, status=None, updated=None):
-    """Returns what differs from the expected panel state, status text and 'last updated' start."""
+    """Returns what differs from the expected panel state, status text and 'last updated' start;
+    the "N new items" pill must be hidden."""
+    if tab.page.is_visible("#pill"):
+        return f"the pill shows {tab.text('#pill')!r}"
     got = tab.page.get_attribute(".ptr", "data-state")
     if state and got != state:
         return f"state {got!r}, expected {state!r}"
@@ -150,36 +102,38 @@ def main():
     OUT.mkdir(parents=True, exist_ok=True)
     servers = []
 
-    def start(db, *args, port=0):
-        server = Server(db, *args, port=port)
+    def start(db, *args, seed=0, port=0):
+        server = start_server(tmp, *args, db=db, seed=seed, port=port)
         servers.append(server)
         return server
 
     with tempfile.TemporaryDirectory(prefix="pulldown-shots-") as tmp, sync_playwright() as p:
         tmp = pathlib.Path(tmp)
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        browser = launch(p)
         try:
             # 1-6 and 9: a seeded feed where every API answer takes 4 s, so "Updating…" and the
-            # spinner row stay on screen.
-            slow = start(tmp / "slow.sqlite", "--seed", "50", "--delay-ms", "4000")
+            # spinner row stay on screen. No event stream is let in (--max-streams 0; the page
+            # retries quietly), so the item posted below waits for the pull, not in an "N new
+            # items" pill the captions do not show.
+            slow = start(tmp / "slow.sqlite", "--delay-ms", "4000", "--max-streams", "0", seed=50)
             tab = Tab(browser, slow, PHONE).open()
             tab.shot("1-idle.png", lambda: check(tab, state="idle"))
 
-            slow.post("/api/items", {"title": "Fresh from the oven",
-                                     "body": "Posted through the API, then pulled in.", "author": "demo"})
+            post(slow, "/api/items", json={"title": "Fresh from the oven", "body": "Posted through the API, then pulled in.",
+                                           "author": "demo"}, timeout=30)
             x, y = 200, 250
-            tab.touch("touchStart", x, y)
-            tab.drag(x, y, y + 95)  # 95 px of finger: the list moves about 45 px (resistance 0.5)
+            tab.finger.down(x, y)
+            tab.finger.drag(x, y, y + 95)  # 95 px of finger: the list moves about 45 px (resistance 0.5)
             tab.wait_state("pulling")
             tab.page.wait_for_timeout(150)
             tab.shot("2-pulling.png", lambda: check(tab, "pulling", "Pull down to refresh…"))
 
-            tab.drag(x, y + 95, y + 175, steps=6)  # on past the 60 px threshold, finger still down
+            tab.finger.drag(x, y + 95, y + 175, steps=6)  # on past the 60 px threshold, finger still down
             tab.wait_state("armed")
             tab.page.wait_for_timeout(350)  # the arrow's turn
             tab.shot("3-armed.png", lambda: check(tab, "armed", "Release to refresh…"))
 
-            tab.touch("touchEnd")
+            tab.finger.up()
             tab.wait_state("refreshing")
             tab.page.wait_for_timeout(400)  # the panel settles at its height
             tab.shot("4-refreshing.png", lambda: check(tab, "refreshing", "Updating…"))
@@ -189,8 +143,8 @@ def main():
             tab.page.wait_for_timeout(500)  # the new row's entrance
             # On a phone the "Last updated" line lives in the panel: a short pull (held) shows it
             # above the new row.
-            tab.touch("touchStart", x, y)
-            tab.drag(x, y, y + 95)
+            tab.finger.down(x, y)
+            tab.finger.drag(x, y, y + 95)
             tab.wait_state("pulling")
             tab.page.wait_for_timeout(150)
 
@@ -200,8 +154,8 @@ def main():
                     return f"first row {first!r}"
                 return check(tab, "pulling", updated="Last updated on ")
             tab.shot("5-updated.png", updated)
-            tab.drag(x, y + 95, y, steps=6)  # back up and let go: no refresh
-            tab.touch("touchEnd")
+            tab.finger.drag(x, y + 95, y, steps=6)  # back up and let go: no refresh
+            tab.finger.up()
             tab.wait_state("idle")
 
             tab.swipe_to_bottom()
@@ -229,7 +183,7 @@ def main():
             desk.close()
 
             # 7: a short feed, scrolled to its end.
-            short = start(tmp / "short.sqlite", "--seed", "15")
+            short = start(tmp / "short.sqlite", seed=15)
             tab = Tab(browser, short, PHONE).open()
             tab.swipe_to_bottom()
             tab.page.wait_for_function("() => document.getElementById('more').dataset.state === 'end'")
@@ -241,16 +195,16 @@ def main():
             # 8: the feed loads from a healthy server, which is then restarted on the same port and
             # database with --fail-rate 1, so the next pull fails.
             db = tmp / "failing.sqlite"
-            healthy = start(db, "--seed", "50")
+            healthy = start(db, seed=50)
             tab = Tab(browser, healthy, PHONE).open()
             tab.page.wait_for_timeout(500)
             tab.idle()
             healthy.stop()
-            failing = start(db, "--seed", "50", "--fail-rate", "1", port=healthy.port)
-            tab.touch("touchStart", x, y)
-            tab.drag(x, y, y + 175)
+            failing = start(db, "--fail-rate", "1", seed=50, port=healthy.port)
+            tab.finger.down(x, y)
+            tab.finger.drag(x, y, y + 175)
             tab.wait_state("armed")
-            tab.touch("touchEnd")
+            tab.finger.up()
             tab.wait_state("refreshing")
             tab.wait_state("idle")
             tab.page.wait_for_timeout(300)

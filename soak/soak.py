@@ -25,14 +25,13 @@ import tempfile
 import threading
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "Tests" / "live"))
+from pulldownkit.client import get
+from pulldownkit.crash import crash_round
+from pulldownkit.raw import healthy
+from pulldownkit.server import BINARY, start_server
+from pulldownkit.waiting import wait_until
 
-from live_server import BINARY, REPO, Server, wait_until  # noqa: E402
-from test_faults_crash import crash_round  # noqa: E402
-from test_hostile_support import CRASH_MARKERS, healthy  # noqa: E402
-
-LUA = ROOT / "soak" / "mixed.lua"
+LUA = pathlib.Path(__file__).resolve().parent / "mixed.lua"
 FIGURES = {}
 FAILURES = []
 
@@ -41,13 +40,6 @@ def check(condition, message):
     print(("  ok    " if condition else "  FAIL  ") + message, flush=True)
     if not condition:
         FAILURES.append(message)
-
-
-def rss_kib(pid):
-    for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    raise RuntimeError("no VmRSS")
 
 
 def run_wrk(server, seconds, connections, threads=2):
@@ -61,13 +53,7 @@ def run_wrk(server, seconds, connections, threads=2):
 
 
 def start(folder, *args, seed="1000"):
-    return Server(["--port", "0", "--db", str(folder / "soak.sqlite"), "--seed", seed, "--new-items-every", "0",
-                   "--public", str(REPO / "Public"), "--quiet", *args], cwd=folder).start()
-
-
-def crashed(server):
-    text = server.stderr()
-    return [marker for marker in CRASH_MARKERS if marker in text]
+    return start_server(folder, *args, db=folder / "soak.sqlite", seed=seed)
 
 
 def load(folder, warmup, duration, connections):
@@ -75,9 +61,9 @@ def load(folder, warmup, duration, connections):
     server = start(folder)
     try:
         warm = run_wrk(server, warmup, connections)
-        rss_warm = rss_kib(server.process.pid)
+        rss_warm = server.rss_kib()
         main = run_wrk(server, duration, connections)
-        rss_after = rss_kib(server.process.pid)
+        rss_after = server.rss_kib()
         socket_errors = main["connect_errors"] + main["read_errors"] + main["write_errors"] + main["timeouts"]
         growth = (rss_after - rss_warm) / rss_warm * 100
         FIGURES["load"] = {"warmup": warm, "run": main, "rss_after_warmup_kib": rss_warm,
@@ -93,7 +79,7 @@ def load(folder, warmup, duration, connections):
         check(main["status_4xx"] == 0, f"zero 4xx for valid traffic ({main['status_4xx']})")
         check(abs(growth) <= 10, f"RSS within 10 % of the warm-up figure ({growth:+.1f} %)")
         check(healthy(server), "healthy after the run")
-        check(not crashed(server), "no crash output")
+        check(not server.crashes(), "no crash output")
     finally:
         check(server.stop() == 0, "clean stop after the load")
 
@@ -128,7 +114,7 @@ def idle_connections(folder, count):
     FIGURES["idle"] = {"opened": len(sockets), "served_after_drop_s": round(time.monotonic() - dropped, 3)}
     print(f"  normal request served {FIGURES['idle']['served_after_drop_s']} s after they dropped", flush=True)
     check(served, "a normal request is served once they drop")
-    check(not crashed(server), "no crash output")
+    check(not server.crashes(), "no crash output")
     check(server.stop() == 0, "clean stop")
 
 
@@ -160,11 +146,7 @@ def stop_under_load(folder, rounds, connections):
 
         def delayed():
             try:
-                connection = http.client.HTTPConnection(server.host, server.port, timeout=15)
-                connection.request("GET", "/api/items?_delay=9000")
-                response = connection.getresponse()
-                response.read()
-                answers.append(response.status)
+                answers.append(get(server, "/api/items?_delay=9000", timeout=15).status)
             except (OSError, http.client.HTTPException) as error:
                 answers.append(repr(error))
 
@@ -190,7 +172,7 @@ def stop_under_load(folder, rounds, connections):
               f"{sorted(set(map(str, answers)))}", flush=True)
         check(code == 0 and elapsed < 2.0, f"round {number + 1}: exit 0 within 2 s")
         check(answers == [503] * 32, f"round {number + 1}: every delayed client answered 503")
-        check(not crashed(server), f"round {number + 1}: no abort")
+        check(not server.crashes(), f"round {number + 1}: no abort")
     FIGURES["sigterm_seconds"] = times
 
 

@@ -2,7 +2,7 @@
 stopped by PID when the test ends."""
 import pytest
 
-from live_server import REPO, Server
+from pulldownkit.server import start_server as start_in
 
 
 @pytest.fixture
@@ -15,12 +15,7 @@ def start_server(tmp_path):
     servers = []
 
     def start(*args, db=None, seed="0", new_items_every="0", quiet=True, env=None):
-        base = ["--port", "0", "--db", str(db or tmp_path / "feed.sqlite"),
-                "--seed", str(seed), "--new-items-every", str(new_items_every),
-                "--public", str(REPO / "Public")]
-        if quiet:
-            base.append("--quiet")
-        server = Server([*base, *args], cwd=tmp_path, env=env).start()
+        server = start_in(tmp_path, *args, db=db, seed=seed, new_items_every=new_items_every, quiet=quiet, env=env)
         servers.append(server)
         return server
 

@@ -1,6 +1,6 @@
 """Every answer says how it may be kept: pages and items that can never change are immutable,
 everything that can change is revalidated."""
-from test_api_support import call
+from pulldownkit.client import call
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 

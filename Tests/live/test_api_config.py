@@ -3,8 +3,9 @@ import subprocess
 
 import pytest
 
-from live_server import BINARY
-from test_api_support import assert_problem, call, get, post
+from pulldownkit.client import call, get, post
+from pulldownkit.server import BINARY
+from test_api_support import assert_problem
 
 
 def test_healthz_is_200_when_the_store_answers(server):

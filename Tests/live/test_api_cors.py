@@ -1,7 +1,8 @@
 """CORS: off by default; --cors-origin allows the listed origins with credentials and answers preflights."""
 import pytest
 
-from test_api_support import assert_problem, call, get
+from pulldownkit.client import call, get
+from test_api_support import assert_problem
 
 ORIGIN = "http://localhost:3000"
 PREFLIGHT = {"Origin": ORIGIN, "Access-Control-Request-Method": "POST",

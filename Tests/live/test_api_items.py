@@ -1,7 +1,8 @@
 """GET /api/items and /api/items/{id}: keyset pages, Link, after, validation, ETag, 404/405/413."""
 import pytest
 
-from test_api_support import assert_problem, call, get, ids, post
+from pulldownkit.client import call, get, post
+from test_api_support import assert_problem, ids
 
 
 def test_the_newest_page_lists_items_newest_first_with_the_default_limit_of_10(server):

@@ -1,9 +1,11 @@
 """Demo knobs: delays that hold no thread, injected failures that change nothing, fail rates."""
 import pytest
 
-from live_server import STUCK_SECONDS
-from test_api_support import assert_problem, db_rows, get, post, with_session
-from test_hostile_support import answered, read_until_close, send_get, status_of
+from pulldownkit.client import get, post
+from pulldownkit.raw import read_until_close, status_of
+from pulldownkit.waiting import STUCK_SECONDS
+from test_api_support import assert_problem, db_rows, with_session
+from test_hostile_support import answered, send_get
 
 # Bounds on undelayed answers only tell "not delayed" from "delayed": they sit at the delay a
 # wrong answer would carry, far above any loopback answer, so busy cores cannot reach them.

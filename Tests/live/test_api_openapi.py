@@ -7,7 +7,8 @@ from openapi_spec_validator import validate as validate_spec
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from test_api_support import call, get, post, with_session
+from pulldownkit.client import call, get, post
+from test_api_support import with_session
 
 BASE = "urn:pulldown:openapi"
 METHODS = ["get", "head", "post", "put", "delete", "patch", "options", "trace"]

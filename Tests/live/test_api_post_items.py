@@ -3,7 +3,8 @@ import re
 
 import pytest
 
-from test_api_support import assert_problem, get, ids, post, with_session
+from pulldownkit.client import get, post
+from test_api_support import assert_problem, ids, with_session
 
 JSON = {"Content-Type": "application/json"}
 

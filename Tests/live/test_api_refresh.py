@@ -4,7 +4,8 @@ import threading
 
 import pytest
 
-from test_api_support import assert_problem, get, ids, post, with_session
+from pulldownkit.client import get, post
+from test_api_support import assert_problem, ids, with_session
 
 ISO = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
 

@@ -3,7 +3,8 @@ import re
 
 import pytest
 
-from test_api_support import db_rows, get, post, with_session
+from pulldownkit.client import get, post
+from test_api_support import db_rows, with_session
 
 TOKEN = re.compile(r"[0-9a-f]{64}")
 

@@ -9,7 +9,9 @@ import subprocess
 
 import pytest
 
-from live_server import BINARY, REPO, STARTUP_SECONDS, STUCK_SECONDS
+from pulldownkit.raw import free_port
+from pulldownkit.server import BINARY, REPO, STARTUP_SECONDS
+from pulldownkit.waiting import STUCK_SECONDS
 FLAGS = ["--host", "--port", "--public", "--db", "--seed", "--page-size", "--new-items-every",
          "--session-ttl-days", "--delay-ms", "--jitter-ms", "--fail-rate", "--cors-origin", "--threads",
          "--connection-timeout", "--connection-limit", "--quiet", "--help"]
@@ -37,12 +39,6 @@ def assert_one_clear_line(result, code, *fragments):
     for marker in TRACE_MARKERS:
         assert marker not in result.stderr
     assert "Listening on" not in result.stdout
-
-
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class Running:

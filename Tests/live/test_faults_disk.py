@@ -10,8 +10,8 @@ import tempfile
 
 import pytest
 
-from live_server import BINARY, REPO, Server
-from test_hostile_support import CRASH_MARKERS
+from pulldownkit.client import all_item_ids
+from pulldownkit.server import BINARY, CRASH_MARKERS, REPO, start_server
 
 PAGE = 4096
 AS_NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
@@ -63,8 +63,7 @@ def good_database(tmp_path_factory):
     """A database with 300 items and one session, checkpointed into the main file."""
     folder = tmp_path_factory.mktemp("good")
     db = folder / "feed.sqlite"
-    server = Server(["--port", "0", "--db", str(db), "--seed", "300", "--new-items-every", "0",
-                     "--public", str(REPO / "Public"), "--quiet"], cwd=folder).start()
+    server = start_server(folder, db=db, seed=300)
     assert server.stop() == 0
     connection = sqlite3.connect(db)
     connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -153,10 +152,8 @@ def test_the_undamaged_copy_still_starts_with_every_item(tmp_path, good_database
     data, _ = good_database
     path = tmp_path / "feed.sqlite"
     path.write_bytes(data)
-    server = Server(["--port", "0", "--db", str(path), "--seed", "7", "--new-items-every", "0",
-                     "--public", str(REPO / "Public"), "--quiet"], cwd=tmp_path).start()
+    server = start_server(tmp_path, db=path, seed=7)
     try:
-        from test_hostile_support import all_item_ids
         assert len(all_item_ids(server)) == 300
     finally:
         assert server.stop() == 0

@@ -4,8 +4,9 @@ import socket
 import threading
 import time
 
-from live_server import STUCK_SECONDS, wait_until
-from test_hostile_support import assert_no_crash, exchange, healthy, status_of
+from pulldownkit.raw import exchange, healthy, status_of
+from pulldownkit.waiting import STUCK_SECONDS, wait_until
+from test_hostile_support import assert_no_crash
 
 TIMEOUT = 2
 # How long after the timeout a cut may come before it counts as missing: the server looks every

@@ -13,8 +13,9 @@ import time
 
 import pytest
 
-from live_server import STUCK_SECONDS, wait_until
-from test_hostile_support import assert_no_crash, healthy, read_until_close, send_get, status_of
+from pulldownkit.raw import healthy, read_until_close, status_of
+from pulldownkit.waiting import STUCK_SECONDS, wait_until
+from test_hostile_support import assert_no_crash, send_get
 
 LUA = pathlib.Path(__file__).resolve().parents[2] / "soak" / "mixed.lua"
 needs_wrk = pytest.mark.skipif(not shutil.which("wrk"), reason="wrk is not installed (make deps-test installs it)")

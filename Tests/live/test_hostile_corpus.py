@@ -9,8 +9,10 @@ import json
 
 import pytest
 
-from live_server import REPO, Server
-from test_hostile_support import assert_no_crash, exchange, healthy, http_json, sqlite_rows, status_of
+from pulldownkit.raw import exchange, healthy, status_of
+from pulldownkit.server import start_server
+from pulldownkit.store import sqlite_rows
+from test_hostile_support import assert_no_crash, http_json
 
 SEED = 20
 SECRETS = [b"swift-tools-version", b"root:x:0:0", b"# Pulldown", b"[core]", b"BEGIN PRIVATE"]
@@ -223,8 +225,7 @@ def target(tmp_path_factory):
     """One server for the whole corpus, with a bystander session whose state must not move."""
     folder = tmp_path_factory.mktemp("hostile")
     db = folder / "feed.sqlite"
-    server = Server(["--port", "0", "--db", str(db), "--seed", str(SEED), "--new-items-every", "0",
-                     "--public", str(REPO / "Public"), "--quiet"], cwd=folder).start()
+    server = start_server(folder, db=db, seed=SEED)
     try:  # a failing setup must stop the server too, or it outlives the run
         status, headers, refreshed = http_json(server, "POST", "/api/refresh", {"after": 5})
         assert status == 200

@@ -4,7 +4,8 @@ import http.client
 import re
 import threading
 
-from test_hostile_support import http_json, sqlite_rows
+from pulldownkit.store import sqlite_rows
+from test_hostile_support import http_json
 
 TOKEN = re.compile(r"^[0-9a-f]{64}$")
 

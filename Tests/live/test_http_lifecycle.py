@@ -7,8 +7,9 @@ import time
 
 import pytest
 
-from live_server import STUCK_SECONDS
-from test_hostile_support import answered, assert_no_crash, read_until_close, send_get, status_of
+from pulldownkit.raw import read_until_close, status_of
+from pulldownkit.waiting import STUCK_SECONDS
+from test_hostile_support import answered, assert_no_crash, send_get
 
 # README, "What the server promises": a stop exits 0 within a second, delayed answers included.
 STOP_PROMISE_SECONDS = 1.0

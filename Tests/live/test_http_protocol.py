@@ -13,8 +13,8 @@ import socket
 
 import pytest
 
-from live_server import wait_until
-from test_hostile_support import read_until_close, send_raw
+from pulldownkit.raw import read_until_close, send_raw
+from pulldownkit.waiting import wait_until
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 PUBLIC = REPO / "Public"

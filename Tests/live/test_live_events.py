@@ -1,8 +1,8 @@
 """GET /api/events: new items pushed as server-sent events to a real server."""
 import signal
 
-from sse_client import Stream
-from test_api_support import call
+from pulldownkit.client import call
+from pulldownkit.events import Stream
 
 
 def post(server, title):
@@ -144,7 +144,7 @@ def test_an_open_file_limit_too_low_for_the_streams_is_said_at_start(tmp_path):
     """The server raises its open-file limit as far as the hard limit allows, and says so in one
     line when that is still less than --connection-limit and --max-streams need."""
     import subprocess
-    from live_server import BINARY, REPO
+    from pulldownkit.server import BINARY, REPO
     process = subprocess.Popen(
         ["prlimit", "--nofile=512:512", BINARY, "--port", "0", "--db", ":memory:", "--seed", "0",
          "--new-items-every", "0", "--public", str(REPO / "Public"), "--quiet", "--max-streams", "10000"],

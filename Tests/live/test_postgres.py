@@ -4,18 +4,17 @@ Needs PULLDOWN_TEST_POSTGRES_URL (a database where the user may create databases
 outage test, PULLDOWN_TEST_POSTGRES_DIR (a cluster made by scripts/postgres.sh, which can halt
 and resume it). `make test` sets both; without them these tests are skipped.
 """
-import http.client
-import json
 import os
-import pathlib
 import secrets
 import subprocess
 
 import pytest
 
-from live_server import wait_until
+from pulldownkit.client import all_item_ids
+from pulldownkit.server import REPO
+from pulldownkit.waiting import wait_until
+from test_hostile_support import http_json
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
 URL = os.environ.get("PULLDOWN_TEST_POSTGRES_URL", "")
 CLUSTER = os.environ.get("PULLDOWN_TEST_POSTGRES_DIR", "")
 
@@ -46,33 +45,12 @@ def pair(start_server, database):
 
 def call(server, method, path, body=None, session=None):
     """(status, headers dict with lowercase names, parsed JSON body or None)."""
-    connection = http.client.HTTPConnection(server.host, server.port, timeout=10)
-    headers = {}
-    if body is not None:
-        headers["Content-Type"] = "application/json"
-    if session:
-        headers["X-Session-Id"] = session
-    try:
-        connection.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
-        response = connection.getresponse()
-        raw = response.read()
-        found = {name.lower(): value for name, value in response.getheaders()}
-    finally:
-        connection.close()
-    parsed = json.loads(raw) if raw and "json" in found.get("content-type", "") else None
-    return response.status, found, parsed
+    return http_json(server, method, path, body, headers={"X-Session-Id": session} if session else None)
 
 
-def all_pages(server, limit=7):
-    """Every item id, walking the Link headers from the newest page down."""
-    ids, path = [], f"/api/items?limit={limit}"
-    while path:
-        status, headers, page = call(server, "GET", path)
-        assert status == 200, page
-        ids += [item["id"] for item in page["items"]]
-        link = headers.get("link")
-        path = link.split(">")[0].lstrip("<") if link else None
-    return ids
+def all_pages(server):
+    """Every item id, walking the Link headers from the newest page down, 7 at a time."""
+    return all_item_ids(server, limit=7)
 
 
 def post(server, title):

@@ -2,8 +2,8 @@
 the event streams of the other (LISTEN/NOTIFY)."""
 import pytest
 
-from sse_client import Stream
-from test_api_support import call
+from pulldownkit.client import call
+from pulldownkit.events import Stream
 from test_postgres import URL, database  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.skipif(not URL, reason="PULLDOWN_TEST_POSTGRES_URL is not set (make test sets it)")

@@ -12,7 +12,8 @@ import re
 from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test
 
-from test_hostile_support import all_item_ids, http_json
+from pulldownkit.client import all_item_ids
+from test_hostile_support import http_json
 
 LIMITS = st.sampled_from([1, 2, 3, 5, 10, 25, 100])
 SETTINGS = settings(max_examples=20, stateful_step_count=20, deadline=None, database=None,

@@ -8,8 +8,9 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 
-from live_server import REPO, Server
-from test_hostile_support import assert_no_crash, healthy, http_json
+from pulldownkit.raw import healthy
+from pulldownkit.server import start_server
+from test_hostile_support import assert_no_crash, http_json
 
 KNOBS = {"_fail", "_delay"}
 MAX_EXAMPLES = 60
@@ -18,8 +19,7 @@ MAX_EXAMPLES = 60
 @pytest.fixture(scope="module")
 def api(tmp_path_factory):
     folder = tmp_path_factory.mktemp("schemathesis")
-    server = Server(["--port", "0", "--db", str(folder / "feed.sqlite"), "--seed", "30", "--new-items-every", "0",
-                     "--public", str(REPO / "Public"), "--quiet"], cwd=folder).start()
+    server = start_server(folder, seed=30)
     try:  # a failing setup must stop the server too, or it outlives the run
         status, _, document = http_json(server, "GET", "/api/openapi.json")
         assert status == 200

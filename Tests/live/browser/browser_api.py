@@ -1,16 +1,10 @@
 """Direct API calls for browser-test setup (imported by name: conftest modules shadow each other)."""
-import json
-import urllib.error
-import urllib.request
+from pulldownkit.client import call
 
 
 def api(server, method, path, body=None):
-    """Calls the API directly, outside the browser (test setup only)."""
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(server.url + path, data=data, method=method,
-                                 headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=10) as res:
-            return res.status, json.loads(res.read() or b"null")
-    except urllib.error.HTTPError as e:
-        raise AssertionError(f"{method} {path}: {e.code} {e.read()[:300]!r}") from None
+    """Calls the API directly, outside the browser (test setup only); (status, parsed JSON)."""
+    reply = call(server, method, path, json=body, headers={"Content-Type": "application/json"}, timeout=10)
+    if reply.status >= 400:
+        raise AssertionError(f"{method} {path}: {reply.status} {reply.body[:300]!r}")
+    return reply.status, reply.json() if reply.body else None

@@ -8,9 +8,9 @@ import os
 import pytest
 from playwright.sync_api import sync_playwright
 
-CHROMIUM = os.environ.get("PULLDOWN_CHROMIUM", "/usr/bin/chromium")
-PHONE = dict(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, device_scale_factor=2)
-DESKTOP = dict(viewport={"width": 1280, "height": 800})
+from pulldownkit.browser import CHROMIUM, DESKTOP, PHONE, launch, wait_feed_idle, wait_panel_state
+from pulldownkit.touch import Finger
+
 TIMEOUT_MS = 10_000
 
 
@@ -19,7 +19,7 @@ def browser():
     if not os.path.exists(CHROMIUM):
         pytest.skip(f"no Chromium at {CHROMIUM}")
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        b = launch(p)
         yield b
         b.close()
 
@@ -37,13 +37,13 @@ class Tab:
         self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
-        self._cdp = None
+        self.finger = Finger(self.page)
 
     def open(self, query="", wait_items=True):
         self.page.goto(self.server.url + "/" + query)
         if wait_items:
             self.page.wait_for_selector("#feed article")
-            self.page.wait_for_function("() => document.getElementById('feed').getAttribute('aria-busy') === 'false'")
+            wait_feed_idle(self.page)
         self.page.evaluate("""() => {
             const panel = document.querySelector('.ptr');
             window.__states = [panel.dataset.state];
@@ -65,8 +65,7 @@ class Tab:
         return self.page.text_content("[role=status]")
 
     def wait_state(self, state, timeout=TIMEOUT_MS):
-        self.page.wait_for_function("s => document.querySelector('.ptr').dataset.state === s", arg=state,
-                                    timeout=timeout)
+        wait_panel_state(self.page, state, timeout=timeout)
 
     def ids(self):
         """The ids of the articles in the DOM now: only the window around the viewport."""
@@ -103,18 +102,10 @@ class Tab:
 
     # Touch through the DevTools protocol: the same path a finger takes.
     def touch(self, kind, x=None, y=None):
-        if self._cdp is None:
-            self._cdp = self.context.new_cdp_session(self.page)
-        points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
-        self._cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+        self.finger.send(kind, x, y)
 
     def touch_pull(self, distance, x=200, y=250, steps=12, release=True):
-        self.touch("touchStart", x, y)
-        for i in range(1, steps + 1):
-            self.touch("touchMove", x, y + distance * i / steps)
-            self.page.wait_for_timeout(16)
-        if release:
-            self.touch("touchEnd")
+        self.finger.pull(distance, x, y, steps, release)
 
     def mouse_pull(self, distance, x=640, y=300, steps=12, release=True):
         m = self.page.mouse
@@ -142,6 +133,7 @@ def merge_window(seen, window, upward=False):
 
 
 def _tabs(browser, base):
+    """Yields make(server, **extra) for a fixture; closes every context it made afterwards."""
     contexts = []
 
     def make(server, **extra):
@@ -150,22 +142,18 @@ def _tabs(browser, base):
         contexts.append(context)
         return Tab(context, server)
 
-    return make, contexts
+    yield make
+    for c in contexts:
+        c.close()
 
 
 @pytest.fixture
 def phone(browser):
     """Returns make(server, **context_options) -> Tab on a 390x844 touch screen."""
-    make, contexts = _tabs(browser, PHONE)
-    yield make
-    for c in contexts:
-        c.close()
+    yield from _tabs(browser, PHONE)
 
 
 @pytest.fixture
 def desktop(browser):
     """Returns make(server, **context_options) -> Tab on a 1280x800 mouse screen."""
-    make, contexts = _tabs(browser, DESKTOP)
-    yield make
-    for c in contexts:
-        c.close()
+    yield from _tabs(browser, DESKTOP)

@@ -5,8 +5,8 @@ import re
 
 from playwright.sync_api import expect
 
+from pulldownkit.events import Stream
 from browser_api import api
-from sse_client import Stream
 
 UPDATED = re.compile(r"^Last updated on \d\d/\d\d/\d{4} \d\d:\d\d [AP]M$")
 STREAM_MS = 15_000  # a refused stream is tried again after 5 to 7.5 s

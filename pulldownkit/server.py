@@ -1,61 +1,63 @@
-"""A real `pulldown` process on a free loopback port, for the live tests.
+"""A real `pulldown` process on a free loopback port.
 
-The binary comes from PULLDOWN_BIN (the Makefile sets it), else the debug build. Tests import
-from this module, never from conftest.py: two conftest modules (here and in browser/) would
-shadow each other.
+The binary comes from PULLDOWN_BIN (the Makefile sets it), else the debug build; the benchmark
+passes the release build. `start_server` gives the arguments every caller wants (a database in a
+folder of its own, no demo items over time, quiet) so that a run sees only what it causes.
 """
 import datetime
 import email.utils
-import http.client
 import os
 import pathlib
 import re
 import select
-import signal
 import subprocess
 import time
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
+from pulldownkit.client import get
+from pulldownkit.process import Process
+from pulldownkit.waiting import STUCK_SECONDS, wait_until
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
 BINARY = os.environ.get("PULLDOWN_BIN", str(REPO / ".build" / "debug" / "pulldown"))
 STARTUP_SECONDS = 15
-# How long an event the server causes at once may take to show before a test calls it stuck:
-# far beyond any answer on loopback, so that only a hang fails, even with every core busy.
-STUCK_SECONDS = 15
 # One access log line: `GET /api/items 200 1234B 0.4ms`.
 LOG_LINE = re.compile(r"^(?P<method>[A-Z]+) (?P<path>\S+) (?P<status>\d{3}) (?P<bytes>\d+)B? (?P<ms>\d+(\.\d+)?)ms$")
 ESTABLISHED = "01"
+# What a crash leaves on standard error; none of it may ever appear.
+CRASH_MARKERS = ["Fatal error", "Stack dump", "Current stack trace", "Aborted", "core dumped",
+                 "Illegal instruction", "Segmentation", "panic", "Swift runtime failure"]
 
 
-def wait_until(predicate, timeout=STUCK_SECONDS, interval=0.02):
-    """Polls `predicate` until it holds; returns its last value. The timeout only guards
-    against a hang: size it to what the README promises plus headroom for busy cores."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(interval)
-    return predicate()
+def crash_markers(text):
+    """The crash markers found in `text`."""
+    return [marker for marker in CRASH_MARKERS if marker in text]
 
 
-class Server:
-    """A running pulldown process: its base URL, its arguments and a way to stop it."""
+def start_server(folder, *args, db=None, seed=0, new_items_every=0, quiet=True, port=0, env=None, binary=None):
+    """Starts pulldown with its working directory and standard error file in `folder`, on
+    `db` (default: folder/feed.sqlite, a fresh store) and the repository's page; `args` come last."""
+    base = ["--port", str(port), "--db", str(db or pathlib.Path(folder) / "feed.sqlite"),
+            "--seed", str(seed), "--new-items-every", str(new_items_every), "--public", str(REPO / "Public")]
+    if quiet:
+        base.append("--quiet")
+    return Server([*base, *args], cwd=folder, env=env, binary=binary).start()
 
-    def __init__(self, args, cwd, env=None):
-        self.args = list(args)
-        self.cwd = cwd
-        self.env = env
-        self.process = None
+
+class Server(Process):
+    """A running pulldown: its URL, host and port, its standard error, and a way to stop it."""
+
+    def __init__(self, args, cwd, env=None, binary=None):
+        super().__init__([binary or BINARY, *args], cwd, env=None)
+        self.extra_env = env
         self.url = None
         self.stderr_path = pathlib.Path(cwd) / f"stderr-{time.monotonic_ns()}.log"
+        self._stderr = None
 
     def start(self):
-        full_env = dict(os.environ)
-        full_env.update(self.env or {})
+        """Starts the process and waits for its `Listening on http://HOST:PORT` line."""
+        self.env = {**os.environ, **(self.extra_env or {})}
         self._stderr = open(self.stderr_path, "wb")
-        self.process = subprocess.Popen(
-            [BINARY, *self.args], cwd=self.cwd, env=full_env,
-            stdout=subprocess.PIPE, stderr=self._stderr, stdin=subprocess.DEVNULL)
+        super().start(stdout=subprocess.PIPE, stderr=self._stderr)
         deadline = time.monotonic() + STARTUP_SECONDS
         line = b""
         while time.monotonic() < deadline:
@@ -70,16 +72,23 @@ class Server:
             self.stop()
             raise RuntimeError(f"server did not start: {text!r}; stderr: {self.stderr()}")
         self.url = text.removeprefix("Listening on ")
-        host_port = self.url.removeprefix("http://")
-        self.host, port = host_port.rsplit(":", 1)
+        self.host, port = self.url.removeprefix("http://").rsplit(":", 1)
         self.port = int(port)
         return self
+
+    def release(self):
+        super().release()
+        self._stderr.close()
 
     def stderr(self):
         try:
             return self.stderr_path.read_text(errors="replace")
         except FileNotFoundError:
             return ""
+
+    def crashes(self):
+        """The crash markers in the standard error so far (none, for a healthy server)."""
+        return crash_markers(self.stderr())
 
     def access_log(self):
         """The access log lines written so far, as dicts of method, path, status, bytes, ms."""
@@ -123,32 +132,10 @@ class Server:
 
     def clock(self):
         """The server's own clock, to the second, from the Date header of /healthz."""
-        connection = http.client.HTTPConnection(self.host, self.port, timeout=STUCK_SECONDS)
-        try:
-            connection.request("GET", "/healthz")
-            response = connection.getresponse()
-            response.read()
-            return email.utils.parsedate_to_datetime(response.getheader("Date"))
-        finally:
-            connection.close()
+        return email.utils.parsedate_to_datetime(get(self, "/healthz", timeout=STUCK_SECONDS).header("Date"))
 
     def wait_for_clock_past(self, stamp, seconds=0):
         """Waits until the server's clock shows a later second than `stamp` (the API's time
         text, to the second) plus `seconds`: then more than `seconds` have passed since it."""
         moment = datetime.datetime.fromisoformat(stamp.replace("Z", "+00:00")) + datetime.timedelta(seconds=seconds)
         assert wait_until(lambda: self.clock() > moment, interval=0.1), f"the server's clock did not pass {moment}"
-
-    def stop(self, sig=signal.SIGTERM, timeout=STUCK_SECONDS):
-        """Stops the process by PID and returns its exit code."""
-        if self.process is None:
-            return None
-        if self.process.poll() is None:
-            self.process.send_signal(sig)
-            try:
-                self.process.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.process.stdout.close()
-        self._stderr.close()
-        return self.process.returncode

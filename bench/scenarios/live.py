@@ -9,35 +9,31 @@ Also measured: RSS per open stream (RSS with the streams open minus RSS before, 
 number) and the /healthz latency while the streams are open and an item is posted every 100 ms.
 Everything runs on loopback and stops by itself (the client has its own deadline).
 """
-import http.client
-import json
 import pathlib
 import subprocess
 import threading
 import time
 
-HERE = pathlib.Path(__file__).resolve().parent
+from load import probe_latency
+from pulldownkit.client import post
+from report import floor
+from servers import start_pulldown
+
+CLIENT_SOURCE = pathlib.Path(__file__).resolve().parents[1] / "sse_clients.c"
 POSTS = 10            # items posted one at a time, each awaited by every subscriber
 CLIENT_DEADLINE_S = 60
 
 
 def build_client(tmp):
     binary = pathlib.Path(tmp) / "sse_clients"
-    subprocess.run(["gcc", "-O2", "-o", str(binary), str(HERE / "sse_clients.c")], check=True)
+    subprocess.run(["gcc", "-O2", "-o", str(binary), str(CLIENT_SOURCE)], check=True)
     return binary
 
 
-def post_item(port, title):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    try:
-        connection.request("POST", "/api/items", json.dumps({"title": title, "body": "bench"}),
-                           {"Content-Type": "application/json"})
-        response = connection.getresponse()
-        body = response.read()
-        assert response.status == 201, (response.status, body)
-        return json.loads(body)["id"]
-    finally:
-        connection.close()
+def post_item(server, title):
+    reply = post(server, "/api/items", json={"title": title, "body": "bench"}, timeout=10)
+    assert reply.status == 201, reply
+    return reply.json()["id"]
 
 
 def percentile(values, fraction):
@@ -45,9 +41,10 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
 
 
-def run(tmp, start_pulldown, probe_latency, floor, streams=10_000):
-    client = build_client(tmp)
-    server = start_pulldown(tmp, ":memory:", "--max-streams", str(streams), seed=100)
+def run(bench):
+    streams = 2_000 if bench.quick else 10_000
+    client = build_client(bench.tmp)
+    server = start_pulldown(bench.tmp, ":memory:", "--max-streams", str(streams), seed=100)
     subscribers = None
     try:
         time.sleep(0.5)   # let the server settle before the baseline RSS
@@ -63,7 +60,7 @@ def run(tmp, start_pulldown, probe_latency, floor, streams=10_000):
         latencies, delivered = [], []
         for index in range(POSTS):
             sent = time.monotonic_ns()
-            item = post_item(server.port, f"live {index}")
+            item = post_item(server, f"live {index}")
             subscribers.stdin.write(f"WAIT {item}\n")
             subscribers.stdin.flush()
             got = subscribers.stdout.readline().split()
@@ -76,7 +73,7 @@ def run(tmp, start_pulldown, probe_latency, floor, streams=10_000):
         def keep_posting():
             number = 0
             while not stop.wait(0.1):
-                post_item(server.port, f"background {number}")
+                post_item(server, f"background {number}")
                 number += 1
 
         poster = threading.Thread(target=keep_posting)

@@ -6,10 +6,12 @@ baseline is the same run's first 50 pages: the last 50 pages must cost what thos
 stay bounded and the heap flat. Then the reader goes back to item 10,000 and reloads: the time until
 that article is painted again is shown beside a fresh load of the newest page.
 """
-import pathlib
-import shutil
 import statistics
 import time
+
+from pulldownkit.browser import FEED_IDLE, launch
+from report import floor
+from servers import start_pulldown
 
 PAGE = 10  # items per page, the page's own page size
 EDGE = 50  # pages at the start (the baseline) and at the end that are compared
@@ -34,7 +36,6 @@ window.__bench = { frame: 0, loaf: 0, painted: null };
 })();
 """
 RESET = "() => { __bench.frame = 0; __bench.loaf = 0; }"
-RENDERED = "() => document.getElementById('feed').getAttribute('aria-busy') === 'false'"
 
 
 def is_next_page(response):
@@ -46,27 +47,27 @@ def heap_mb(cdp):
     return cdp.send("Runtime.getHeapUsage")["usedSize"] / 2**20
 
 
-def run(tmp, start_pulldown, floor, pages=2000):
-    """Scrolls `pages` pages and prints the figures; `floor(name, value, limit, better)` records them."""
+def run(bench):
+    """Scrolls 2,000 pages (300 with --quick) and prints the figures."""
+    pages = 300 if bench.quick else 2000
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
         print("window scenario skipped: Playwright is not installed (make deps-test)")
         return
-    server = start_pulldown(tmp, pathlib.Path(tmp) / "window.sqlite", seed=100_000)
+    server = start_pulldown(bench.tmp, bench.tmp / "window.sqlite", seed=100_000)
     url = f"http://127.0.0.1:{server.port}/"
     started = time.monotonic()
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium",
-                                        args=["--disable-smooth-scrolling"])
+            browser = launch(p, "--disable-smooth-scrolling")
             context = browser.new_context(viewport={"width": 390, "height": 844})
             context.add_init_script(PROBE)
             page = context.new_page()
             cdp = context.new_cdp_session(page)
             page.goto(url)
             page.wait_for_selector("#feed article")
-            page.wait_for_function(RENDERED)
+            page.wait_for_function(FEED_IDLE)
             page.mouse.move(195, 500)
             times, frames, heap, y_at_10k = [], {}, {}, None
             page.evaluate(RESET)
@@ -79,7 +80,7 @@ def run(tmp, start_pulldown, floor, pages=2000):
                 t0 = time.perf_counter()
                 with page.expect_response(is_next_page, timeout=30_000):
                     page.mouse.wheel(0, 4000)  # to the end of what is loaded: the next page loads
-                page.wait_for_function(RENDERED, polling="raf", timeout=30_000)
+                page.wait_for_function(FEED_IDLE, polling="raf", timeout=30_000)
                 times.append(time.perf_counter() - t0)
                 if k == EDGE:
                     frames["first"] = page.evaluate("[__bench.frame, __bench.loaf]")

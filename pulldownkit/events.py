@@ -1,4 +1,4 @@
-"""A server-sent events client on a raw socket, for the live tests of GET /api/events.
+"""A server-sent events client on a raw socket, for GET /api/events.
 
 It reads the chunked body as it comes and splits it into events the way EventSource does
 (WHATWG HTML, "Server-sent events"), keeping comments too, so tests can see `: ping`.

@@ -1,0 +1,86 @@
+"""Browser figures: first article paint against a bare one-article page, and three scripted pull
+gestures (real touch input) timed frame by frame, in headless Chromium."""
+import statistics
+
+from pulldownkit.browser import launch
+from pulldownkit.touch import Finger
+from report import floor
+from servers import start_pulldown
+
+# Frames and long tasks kept in the page; the first article's paint time.
+PROBE = """
+    window.__bench = {firstArticle: null, frames: [], longTasks: 0};
+    new MutationObserver((_, observer) => {
+      if (document.querySelector('article')) {
+        requestAnimationFrame(() => { window.__bench.firstArticle = performance.now(); });
+        observer.disconnect();
+      }
+    }).observe(document, {childList: true, subtree: true});
+    new PerformanceObserver(list => { window.__bench.longTasks += list.getEntries().length; })
+      .observe({type: 'longtask', buffered: true});
+"""
+COUNT_FRAMES = """() => { window.__bench.longTasks = 0; window.__bench.frames = [];
+    window.__bench.released = null; let last = performance.now();
+    const tick = now => { window.__bench.frames.push([now, now - last]); last = now;
+      if (window.__bench.frames.length < 400) requestAnimationFrame(tick); };
+    requestAnimationFrame(tick); }"""
+
+
+def run(bench):
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        print("browser figures skipped: Playwright is not installed (make deps-test)")
+        return
+    server = start_pulldown(bench.tmp, ":memory:", seed=50)
+    # The browser's own floor: a static page that is one article, served the same way.
+    bare = bench.tmp / "bare-public"
+    bare.mkdir(exist_ok=True)
+    (bare / "index.html").write_text("<!doctype html><html><head><meta charset=utf-8><title>bare</title></head>"
+                                     "<body><article>One article</article></body></html>")
+    bare_server = start_pulldown(bench.tmp, ":memory:", "--public", str(bare))
+    try:
+        with sync_playwright() as p:
+            browser = launch(p)
+            context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+            context.add_init_script(PROBE)
+            paints, bare_paints = [], []
+            page = context.new_page()
+            for _ in range(9):  # alternating, so a slow moment of the machine hits both
+                for port, into in ((server.port, paints), (bare_server.port, bare_paints)):
+                    page.goto(f"http://127.0.0.1:{port}/")
+                    page.wait_for_function("window.__bench.firstArticle !== null", timeout=10000)
+                    into.append(page.evaluate("window.__bench.firstArticle"))
+            page.goto(f"http://127.0.0.1:{server.port}/")
+            page.wait_for_function("window.__bench.firstArticle !== null", timeout=10000)
+            # Three pulls; frames are timed from touchStart to touchEnd (the gesture itself), and
+            # separately for the refresh that follows the release.
+            gesture_frames, after_frames, long_tasks = [], [], 0
+            finger = Finger(page)
+            for _ in range(3):
+                page.evaluate(COUNT_FRAMES)
+                page.wait_for_timeout(100)
+                started = page.evaluate("performance.now()")
+                finger.pull(200, 195, 300, steps=40, release=False)
+                released = page.evaluate("performance.now()")
+                finger.up()
+                page.wait_for_timeout(1500)
+                frames = page.evaluate("window.__bench.frames.slice(1)")
+                gesture_frames += [d for t, d in frames if started < t <= released]
+                after_frames += [d for t, d in frames if t > released]
+                long_tasks += page.evaluate("window.__bench.longTasks")
+                page.wait_for_timeout(300)
+            browser.close()
+    finally:
+        server.stop()
+        bare_server.stop()
+    first_paint = statistics.median(paints)
+    longest = max(gesture_frames) if gesture_frames else float("nan")
+    longest_after = max(after_frames) if after_frames else float("nan")
+    print(f"browser: first article painted {first_paint:.0f} ms after navigation (median of {len(paints)}; "
+          f"a bare one-article static page: {statistics.median(bare_paints):.0f} ms); "
+          f"3 pull gestures: longest frame {longest:.1f} ms over {len(gesture_frames)} frames, {long_tasks} long "
+          f"tasks; the refreshes after release: longest frame {longest_after:.1f} ms")
+    floor("first article painted (ms)", first_paint, 150, "lower")
+    floor("longest frame during pull (ms)", longest, 32, "lower")
+    floor("long tasks during pull", long_tasks, 0, "lower")

@@ -1,0 +1,29 @@
+"""2: keyset paging: a page near the oldest end of 1,000,000 items costs what the same query
+costs at the newest end.
+
+The newest page itself is answered from memory, so it is shown for reference; the floor compares
+the deep page with `before=<newest id + 1>`, the same rows as the newest page read through the
+same query.
+"""
+from load import alternate
+from pulldownkit.client import get
+from report import floor, row
+from servers import start_pulldown
+
+
+def run(bench):
+    server = start_pulldown(bench.tmp, bench.copy_store(1_000_000, "deep.sqlite"))
+    try:
+        newest_id = get(server, "/api/items?limit=1", timeout=30).json()["items"][0]["id"]
+        base = f"http://127.0.0.1:{server.port}/api/items?limit=20"
+        results = alternate([("newest", base, {}),
+                             ("newest-query", f"{base}&before={newest_id + 1}", {}),
+                             ("deep", f"{base}&before=200", {})],
+                            bench.rounds, bench.seconds)
+        rss = server.rss_mb()
+    finally:
+        server.stop()
+    row("2 deep page (1M)", "newest page (from memory)", results["newest"])
+    row("2 deep page (1M)", f"before={newest_id + 1} (newest, queried)", results["newest-query"])
+    row("2 deep page (1M)", "before=200 (oldest end)", results["deep"], results["newest-query"], ratio_of="p50", rss=rss)
+    floor("deep page p50 / same query at the newest end", results["deep"]["p50"] / results["newest-query"]["p50"], 1.2, "lower")
