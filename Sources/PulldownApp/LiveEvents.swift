@@ -68,8 +68,8 @@ final class LiveEvents: Sendable {
     /// Streams woken at once, and the pause between slices: waking 10,000 streams together
     /// would keep the server's threads sending for a while, and a request arriving meanwhile
     /// (a page, /healthz) would wait behind all of them.
-    static let wakeSlice = 256
-    static let wakePause = DispatchTimeInterval.microseconds(500)
+    static let wakeSlice = 128
+    static let wakePause = DispatchTimeInterval.microseconds(1000)
     /// Open streams, counted when they are handed out so the limit holds under a burst of joins.
     private let open = Atomic<Int>(0)
     /// Touched only on `queue`; the Mutex is what lets the compiler check that.
