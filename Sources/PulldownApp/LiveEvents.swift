@@ -128,8 +128,8 @@ final class LiveEvents: Sendable {
     // MARK: On the queue
 
     private func join(_ sink: any EventSink, after cursor: Int64?) {
-        var position = cursor ?? state.withLock { $0.lastSent }
         let lastSent = state.withLock { $0.lastSent }
+        var position = cursor ?? lastSent
         if position < lastSent {
             // Behind what the others were sent (a reconnect with Last-Event-ID): send what it
             // missed now, so it joins where everyone is.
@@ -160,10 +160,10 @@ final class LiveEvents: Sendable {
         let (lastSent, nobody) = state.withLock { ($0.lastSent, $0.subscribers.isEmpty) }
         if let newest, newest <= lastSent { return }
         guard !nobody else {
-            // Nobody listens: remember how far inserts went, without reading them.
-            state.withLock { state in
-                state.lastSent = max(state.lastSent, newest ?? ((try? source.newestItemID()) ?? nil) ?? state.lastSent)
-            }
+            // Nobody listens: remember how far inserts went, without reading the items (only the
+            // newest id, when the notice did not say it), and outside the lock.
+            let known = newest ?? ((try? source.newestItemID()) ?? nil) ?? lastSent
+            state.withLock { $0.lastSent = max($0.lastSent, known) }
             return
         }
         let page: ItemPage
