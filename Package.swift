@@ -19,8 +19,8 @@ let package = Package(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(
-            name: "CLibCrypto", pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"])]),
+            name: "CNettle", pkgConfig: "nettle",
+            providers: [.apt(["nettle-dev"])]),
         .systemLibrary(
             name: "CJansson", pkgConfig: "jansson",
             providers: [.apt(["libjansson-dev"])]),
@@ -31,7 +31,7 @@ let package = Package(
         // The Swift face of libmicrohttpd: lifecycle, requests, responses, routing, streams, static files.
         .target(name: "PulldownHTTP", dependencies: ["CMicroHTTPD", "CZlib"]),
         // The domain: items, keyset pages, refresh, sessions, the stores (SQLite, PostgreSQL), demo data.
-        .target(name: "PulldownFeed", dependencies: ["CSQLite", "CLibCrypto", "CLibPQ"]),
+        .target(name: "PulldownFeed", dependencies: ["CSQLite", "CNettle", "CLibPQ"]),
         // The JSON API and configuration: HTTP requests in, feed calls, JSON out.
         .target(name: "PulldownApp", dependencies: ["PulldownHTTP", "PulldownFeed", "CJansson"],
                 resources: [.copy("Resources/openapi.json")]),

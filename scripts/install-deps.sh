@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-want=(pkg-config libmicrohttpd-dev libsqlite3-dev zlib1g-dev libssl-dev libpq-dev libjansson-dev)
+want=(pkg-config libmicrohttpd-dev libsqlite3-dev zlib1g-dev nettle-dev libpq-dev libjansson-dev)
 case "${1:-build}" in
   build) ;;
   # postgresql: a throwaway cluster (scripts/postgres.sh) for the PostgreSQL store's tests.

@@ -1,4 +1,4 @@
-import CLibCrypto
+import CNettle
 
 /// Issues and checks session tokens, so the server only accepts session ids it issued.
 ///
@@ -6,13 +6,14 @@ import CLibCrypto
 /// HMAC-SHA256(secret, id). The 32-byte secret is created once and kept in the store's meta table,
 /// so tokens stay valid across restarts and every process sharing the store accepts the same tokens.
 public struct SessionTokens: Sendable {
-    private let secret: [UInt8]
+    /// HMAC-SHA256 keyed with the secret once; each MAC starts from a copy of it.
+    private let keyed: KeyedHMAC
 
     static let secretLength = 32
     static let macLength = 16
 
     public init(store: any FeedStore) throws {
-        secret = try store.write { store in
+        let secret = try store.write { store in
             if let existing = try store.metaBytes(MetaKey.tokenSecret), existing.count == Self.secretLength {
                 return existing
             }
@@ -29,6 +30,7 @@ public struct SessionTokens: Sendable {
             try store.setMeta(MetaKey.tokenSecret, bytes: fresh)
             return fresh
         }
+        keyed = KeyedHMAC(key: secret)
     }
 
     /// A new random session id and its signed token.
@@ -45,22 +47,34 @@ public struct SessionTokens: Sendable {
         let given = Array(bytes[16..<32])
         // Constant time, so response timing does not reveal how many bytes matched.
         let same = expected.withUnsafeBytes { a in
-            given.withUnsafeBytes { b in CRYPTO_memcmp(a.baseAddress, b.baseAddress, Self.macLength) }
+            given.withUnsafeBytes { b in nettle_memeql_sec(a.baseAddress, b.baseAddress, Self.macLength) }
         }
-        return same == 0 ? id : nil
+        return same != 0 ? id : nil
     }
 
     private func mac(for id: SessionID) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: 64)
-        var length: UInt32 = 0
-        let message = id.bytes
-        secret.withUnsafeBytes { key in
-            message.withUnsafeBytes { data in
-                _ = HMAC(EVP_sha256(), key.baseAddress, Int32(key.count),
-                         data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count,
-                         &digest, &length)
-            }
+        Array(keyed.digest(of: id.bytes).prefix(Self.macLength))
+    }
+}
+
+/// An HMAC-SHA256 context with its key already set. Setting a key hashes it; copying the keyed
+/// struct instead costs a few hundred bytes of memcpy, and each caller gets its own copy.
+struct KeyedHMAC: Sendable {
+    private let context: hmac_sha256_ctx
+
+    init(key: [UInt8]) {
+        var context = hmac_sha256_ctx()
+        key.withUnsafeBufferPointer { nettle_hmac_sha256_set_key(&context, $0.count, $0.baseAddress) }
+        self.context = context
+    }
+
+    /// HMAC-SHA256(key, message): 32 bytes.
+    func digest(of message: [UInt8]) -> [UInt8] {
+        var context = self.context
+        message.withUnsafeBufferPointer { nettle_hmac_sha256_update(&context, $0.count, $0.baseAddress) }
+        return [UInt8](unsafeUninitializedCapacity: Int(SHA256_DIGEST_SIZE)) { buffer, count in
+            nettle_hmac_sha256_digest(&context, buffer.count, buffer.baseAddress)
+            count = buffer.count
         }
-        return Array(digest[0..<Self.macLength])
     }
 }
