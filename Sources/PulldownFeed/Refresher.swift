@@ -26,37 +26,32 @@ struct Refresher: Sendable {
             // Each refresh reads its session and writes it back: no other process may do the same
             // to these sessions in between.
             try store.lockSessions(requests.map(\.session))
-            var results: [RefreshResult] = []
-            results.reserveCapacity(requests.count)
-            var generated: Int64?
-            for request in requests {
-                let (result, made) = try apply(request, now: now, in: store)
-                results.append(result)
-                generated = made ?? generated
-            }
+            // The whole batch shares one `now`, so whatever is due is due for its first refresh
+            // and for none after it: generating once, before all of them, is the same as each in
+            // turn. Nothing else inserts inside this transaction, so the newest id is read once.
+            let generated = try generator.generateIfDue(now: Date(timeIntervalSince1970: now), in: store)
+            let newest = try store.maxItemID() ?? 0
+            let results = try requests.map { try apply($0, now: now, newest: newest, in: store) }
             return (results, generated)
         }
         if let generated { cache.noteInserted(upTo: generated) }
         return results
     }
 
-    /// One refresh inside an open write transaction: generate if due, read what is new, stamp
-    /// the session. Returns the answer and the largest generated id, if any.
-    private func apply(_ request: RefreshRequest, now: Double,
-                       in store: any FeedStoreWriting) throws -> (RefreshResult, Int64?) {
-        let generated = try generator.generateIfDue(now: Date(timeIntervalSince1970: now), in: store)
+    /// One refresh inside an open write transaction, with `newest` the largest item id: read what
+    /// is new and stamp the session.
+    private func apply(_ request: RefreshRequest, now: Double, newest: Int64,
+                       in store: any FeedStoreWriting) throws -> RefreshResult {
         let old = try store.session(request.session)
         let baseline = request.after ?? old?.lastSeenID ?? 0
         let rows = try store.newestItems(after: baseline, limit: request.limit + 1)
         let items = Array(rows.prefix(request.limit))
         // A cursor beyond the newest item must not make later refreshes skip real items.
-        let newest = try store.maxItemID() ?? 0
         let lastSeen = max(old?.lastSeenID ?? 0, min(baseline, newest), items.first?.id ?? 0)
         let lastUpdated = max(old?.lastUpdated ?? now, now)
         try store.saveSession(request.session, SessionRecord(lastUpdated: lastUpdated, lastSeenID: lastSeen,
                                                              refreshCount: (old?.refreshCount ?? 0) + 1, lastActive: now))
-        let result = RefreshResult(items: items, gap: rows.count > request.limit,
-                                   lastUpdated: Date(timeIntervalSince1970: lastUpdated))
-        return (result, generated)
+        return RefreshResult(items: items, gap: rows.count > request.limit,
+                             lastUpdated: Date(timeIntervalSince1970: lastUpdated))
     }
 }
