@@ -92,7 +92,7 @@ cmd_run() {
 cmd_demo() {
   local port=${1:-8080}
   cd "$here"
-  swift build -c release --product pulldown
+  [ -x .build/release/pulldown ] || { echo "no release build: run make postgres-demo" >&2; exit 2; }
   cmd_run -- bash -c '
     pids=()
     trap "kill \${pids[*]} 2>/dev/null; wait" EXIT INT TERM
