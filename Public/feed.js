@@ -271,9 +271,9 @@ function adopt(page) {
   io.observe(more); // the next page, at once if the end is near already
 }
 
-if (!served) for (const n of written) n.remove(); // a restored position shows its own window
 if (served) adopt(served);
 else if (saved) { // the saved geometry first, then the window's text by cursor around the saved item
+  for (const n of written) n.remove(); // the newest page gives way to the saved window
   const { id, offset } = s.restore(saved), i = s.index(id);
   const y = s.offsetOf(i) - offset;
   s.view(y, innerHeight);
