@@ -7,14 +7,19 @@ ARGS ?=
 # relocated at load and cost about 8 MB more resident memory (README, Performance).
 RELEASE_BUILD := swift build -c release --product pulldown --static-swift-stdlib
 
-.PHONY: run test test-repeat bench soak build postgres-demo deps-build deps-test deps-bench test-swift test-js test-live clean
+.PHONY: run test test-repeat bench soak build public postgres-demo deps-build deps-test deps-bench test-swift test-js test-live clean
 
-run: deps-build
+# The page is served bundled (.build/public, what users get); `--public Public` serves the sources as they are.
+run: deps-build public
 	$(RELEASE_BUILD)
-	.build/release/pulldown --port $(PORT) $(ARGS)
+	.build/release/pulldown --port $(PORT) --public .build/public $(ARGS)
 
-build: deps-build
+build: deps-build public
 	swift build
+
+# Public/ bundled and minified by esbuild into .build/public.
+public: deps-build
+	scripts/build-public.sh
 
 # The tests get a throwaway PostgreSQL (PULLDOWN_TEST_POSTGRES_URL), stopped by PID at the end.
 test: deps-test build
@@ -34,11 +39,12 @@ test-swift:
 test-js:
 	node --test Tests/js/
 
+# Against the bundled page: the browser tests see what users get.
 test-live:
-	PULLDOWN_BIN=$(CURDIR)/.build/debug/pulldown .venv/bin/python -m pytest -q Tests/live
+	PULLDOWN_BIN=$(CURDIR)/.build/debug/pulldown PULLDOWN_PUBLIC=$(CURDIR)/.build/public .venv/bin/python -m pytest -q Tests/live
 
 # Pulldown against nginx on loopback; ARGS=--quick for a run under two minutes.
-bench: deps-bench
+bench: deps-bench public
 	$(RELEASE_BUILD)
 	.venv/bin/python bench/bench.py $(ARGS)
 

@@ -19,9 +19,10 @@ async function call(path, body) {
   return json;
 }
 
-/** A page of items, newest first: { items, limit, hasMore }. */
+/** A page of items, newest first: { items, limit, hasMore }. Without a `limit`, the server's page
+ *  size: the one the newest page in `/` has too. */
 export const items = (params = {}) =>
-  call(`/api/items?${new URLSearchParams(Object.entries({ limit: 10, ...params }).filter(([, v]) => v != null))}`);
+  call(`/api/items?${new URLSearchParams(Object.entries(params).filter(([, v]) => v != null))}`);
 /** Items newer than `after`: { items, gap, lastUpdated }. */
 export const refresh = after => call('/api/refresh', { after });
 /** This browser session: { lastUpdated, lastSeenId, refreshCount }. */

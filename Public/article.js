@@ -7,23 +7,32 @@ export const el = (tag, text, cls) => {
   return n;
 };
 
-/** The article of `item`; its time links to the item's own page. */
+/** The article of `item`; its time links to the item's own page. The server writes the same
+ *  markup for the newest page (PulldownApp's FeedMarkup), which the feed adopts as it is. */
 export function article(item, locale) {
-  const a = el('article'), id = `item-${item.id}`, d = new Date(item.createdAt);
+  const a = el('article'), id = `item-${item.id}`;
   a.tabIndex = 0;
   a.dataset.id = item.id;
   a.setAttribute('aria-labelledby', `${id}-t`);
   a.setAttribute('aria-describedby', `${id}-b`);
   const h = el('h2', item.title), p = el('p', item.body), f = el('footer', `${item.author} · `),
-    link = el('a'), time = el('time', d.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' }));
+    link = el('a'), time = el('time');
   h.id = `${id}-t`;
   p.id = `${id}-b`;
-  link.href = `/item.html?id=${item.id}${location.search.replace('?', '&')}`;
   link.draggable = false; // a mouse pull that starts on it stays a pull
   time.dateTime = item.createdAt;
-  time.title = d.toLocaleString(locale);
   link.append(time);
   f.append(link);
   a.append(h, p, f);
+  localise(a, item, locale);
   return a;
+}
+
+/** What only the browser knows, set in place: the local time, and the page's query (knobs, lang)
+ *  on the link. The server writes UTC and a plain link; nothing else of its article changes. */
+export function localise(a, item, locale) {
+  const time = a.querySelector('time'), d = new Date(item.createdAt);
+  time.textContent = d.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' });
+  time.title = d.toLocaleString(locale);
+  time.parentElement.href = `/item.html?id=${item.id}${location.search.replace('?', '&')}`;
 }

@@ -4,13 +4,18 @@ import * as api from './api.js';
 import { pickLang, texts, dayNumber, dayStart, dayLabel } from './i18n.js';
 import { PullToRefresh } from './pull-to-refresh.js';
 import { FeedState } from './feed-state.js';
-import { el, article } from './article.js';
+import { el, article, localise } from './article.js';
 import { LiveFeed } from './live.js';
 
 const KEY = 'pulldown-feed';
 const back = /reload|back_forward/.test(performance.getEntriesByType('navigation')[0]?.type);
 const saved = back && JSON.parse(sessionStorage.getItem(KEY));
-let firstPage = !saved && api.items(); // as early as possible: the first article is what people wait for
+// The newest page as the server wrote it into the page: its articles are in #feed already, and
+// this is its JSON. Without it (the store did not answer), the page asks for it.
+const data = document.getElementById('first-page');
+const served = !saved && data && JSON.parse(data.textContent);
+data?.remove();
+let firstPage = !saved && !served && api.items();
 const session = api.session();
 firstPage && firstPage.catch(() => {});
 session.catch(() => {});
@@ -27,7 +32,10 @@ feed.setAttribute('aria-label', t.feed);
 const s = new FeedState({ dayOf: item => dayNumber(new Date(item.createdAt)) });
 const nodes = new Map(); // item id, or 'd' + day for a header -> its node, for what is in the window
 const above = el('div'), below = el('div'); // the spacers that stand for everything outside it
-feed.append(above, below);
+const written = [...feed.children]; // what the server wrote: the newest page's articles and day headers
+feed.prepend(above);
+feed.append(below);
+const adopted = new Set(); // written articles not measured yet
 let refreshed = false, margin = 0; // margin: the px between articles
 let busy = null; // the promise of the one fetch that runs: a refresh or a page
 
@@ -64,8 +72,10 @@ function anchor() {
   }
 }
 
+const label = day => dayLabel(dayStart(day), new Date(), t);
+
 function head(day) {
-  const h = el('div', dayLabel(dayStart(day), new Date(), t), 'day-head');
+  const h = el('div', label(day), 'day-head');
   h.setAttribute('aria-hidden', 'true');
   return h;
 }
@@ -95,7 +105,7 @@ function render(keep = scrollY > 0 && anchor()) {
     const n = node(i);
     want.push(n);
     if (n.localName !== 'article') continue;
-    if (!n.isConnected) fresh.push([i, n]);
+    if (!n.isConnected || adopted.delete(n)) fresh.push([i, n]);
     n.ariaPosInSet = i + 1;
     n.ariaSetSize = s.hasMore ? -1 : s.ids.length;
   }
@@ -242,7 +252,28 @@ $('compose').addEventListener('submit', async e => {
   }
 });
 
-if (saved) { // the saved geometry first, then the window's text by cursor around the saved item
+/** Takes over the page the server wrote: its articles become the window's nodes as they are (only
+ *  their time and link are localised), its day headers are keyed and labelled by the reader's own
+ *  days; the first render then measures them and adds or drops only what differs. */
+function adopt(page) {
+  s.add(page.items, page.hasMore);
+  for (const n of written) {
+    const item = s.items.get(+(n.dataset.id ?? n.nextElementSibling?.dataset.id));
+    const key = item && (n.localName === 'article' ? item.id : `d${s.dayOf(item)}`);
+    if (!key || nodes.has(key)) { n.remove(); continue; }
+    if (n.localName === 'article') { localise(n, item, locale); adopted.add(n); } else n.textContent = label(s.dayOf(item));
+    nodes.set(key, n);
+  }
+  setMore(page.hasMore ? '' : 'end');
+  update(true);
+  feed.ariaBusy = 'false';
+  live.start(s.newest); // the feed's newest item is known: the stream starts after it
+  io.observe(more); // the next page, at once if the end is near already
+}
+
+if (served) adopt(served);
+else if (saved) { // the saved geometry first, then the window's text by cursor around the saved item
+  for (const n of written) n.remove(); // the newest page gives way to the saved window
   const { id, offset } = s.restore(saved), i = s.index(id);
   const y = s.offsetOf(i) - offset;
   s.view(y, innerHeight);

@@ -17,7 +17,7 @@ import time
 
 from report import print_report
 from scenarios import ALL
-from servers import CORES, RELEASE, Bench
+from servers import BUNDLE, CORES, RELEASE, Bench
 
 
 def main():
@@ -32,6 +32,8 @@ def main():
 
     if not RELEASE.exists():
         sys.exit(f"no release binary at {RELEASE}: run `swift build -c release` (make bench does)")
+    if not (BUNDLE / "index.html").exists():
+        sys.exit(f"no bundled page in {BUNDLE}: run scripts/build-public.sh (make bench does)")
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="pulldown-bench-") as tmp:
         bench = Bench(tmp, args.quick)

@@ -16,12 +16,15 @@ from pulldownkit.waiting import wait_until
 from report import floor, row
 
 RELEASE = REPO / ".build" / "release" / "pulldown"
+# The page as users get it: scripts/build-public.sh bundles Public/ into it.
+BUNDLE = REPO / ".build" / "public"
 CORES = os.cpu_count() or 2
 
 
-def start_pulldown(tmp, db, *extra, seed=0):
-    """The release build on `db`, quiet, on a free port; stopped by PID with .stop()."""
-    return start_server(tmp, *extra, db=db, seed=seed, binary=str(RELEASE))
+def start_pulldown(tmp, db, *extra, seed=0, public=BUNDLE):
+    """The release build on `db` serving the bundled page, quiet, on a free port; stopped by PID
+    with .stop()."""
+    return start_server(tmp, *extra, db=db, seed=seed, binary=str(RELEASE), public=public)
 
 
 class Bench:
@@ -106,12 +109,12 @@ http {{
     return nginx
 
 
-def against_nginx(bench, label, db, path, content_type, request_headers=None):
+def against_nginx(bench, label, db, path, content_type, request_headers=None, seed=0):
     """Pulldown on `db` answering GET `path`, against nginx serving the very bytes (and
     Content-Encoding) Pulldown answered, in alternating wrk runs; adds both rows under `label`.
     Returns the medians by subject ("pulldown", "nginx")."""
     request_headers = request_headers or {}
-    server = start_pulldown(bench.tmp, db)
+    server = start_pulldown(bench.tmp, db, seed=seed)
     nginx = None
     try:
         reply = call(server, "GET", path, headers=request_headers, timeout=30)

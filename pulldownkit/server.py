@@ -1,7 +1,8 @@
 """A real `pulldown` process on a free loopback port.
 
 The binary comes from PULLDOWN_BIN (the Makefile sets it), else the debug build; the benchmark
-passes the release build. `start_server` gives the arguments every caller wants (a database in a
+passes the release build. The page comes from PULLDOWN_PUBLIC (`make test` sets it to the
+bundled page, .build/public, which users get), else the sources in Public/. `start_server` gives the arguments every caller wants (a database in a
 folder of its own, no demo items over time, quiet) so that a run sees only what it causes.
 """
 import datetime
@@ -19,6 +20,7 @@ from pulldownkit.waiting import STUCK_SECONDS, wait_until
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 BINARY = os.environ.get("PULLDOWN_BIN", str(REPO / ".build" / "debug" / "pulldown"))
+PUBLIC = pathlib.Path(os.environ.get("PULLDOWN_PUBLIC", REPO / "Public"))
 STARTUP_SECONDS = 15
 # One access log line: `GET /api/items 200 1234B 0.4ms`.
 LOG_LINE = re.compile(r"^(?P<method>[A-Z]+) (?P<path>\S+) (?P<status>\d{3}) (?P<bytes>\d+)B? (?P<ms>\d+(\.\d+)?)ms$")
@@ -33,11 +35,12 @@ def crash_markers(text):
     return [marker for marker in CRASH_MARKERS if marker in text]
 
 
-def start_server(folder, *args, db=None, seed=0, new_items_every=0, quiet=True, port=0, env=None, binary=None):
+def start_server(folder, *args, db=None, seed=0, new_items_every=0, quiet=True, port=0, env=None, binary=None,
+                 public=None):
     """Starts pulldown with its working directory and standard error file in `folder`, on
-    `db` (default: folder/feed.sqlite, a fresh store) and the repository's page; `args` come last."""
+    `db` (default: folder/feed.sqlite, a fresh store) and `public` (default: PUBLIC); `args` come last."""
     base = ["--port", str(port), "--db", str(db or pathlib.Path(folder) / "feed.sqlite"),
-            "--seed", str(seed), "--new-items-every", str(new_items_every), "--public", str(REPO / "Public")]
+            "--seed", str(seed), "--new-items-every", str(new_items_every), "--public", str(public or PUBLIC)]
     if quiet:
         base.append("--quiet")
     return Server([*base, *args], cwd=folder, env=env, binary=binary).start()

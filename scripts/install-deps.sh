@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what Pulldown needs on Debian, only where it is missing.
-#   scripts/install-deps.sh build   libraries the server links against
+#   scripts/install-deps.sh build   libraries the server links against, and esbuild, which bundles the page
 #   scripts/install-deps.sh test    the above, plus Chromium, Node, PostgreSQL, wrk, sqlite3 and stress-ng for
 #                                   the tests, make test-repeat and make soak, and a Python virtual environment
 #                                   with pinned packages
@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-want=(pkg-config libmicrohttpd-dev libsqlite3-dev zlib1g-dev nettle-dev libpq-dev libjansson-dev)
+want=(pkg-config libmicrohttpd-dev libsqlite3-dev zlib1g-dev nettle-dev libpq-dev libjansson-dev esbuild)
 case "${1:-build}" in
   build) ;;
   # postgresql: a throwaway cluster (scripts/postgres.sh) for the PostgreSQL store's tests.

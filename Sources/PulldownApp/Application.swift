@@ -86,7 +86,8 @@ public final class Application: Sendable {
     }
 
     /// The server's one router: `/api/` through CORS (when origins are listed) and the demo
-    /// knobs to the API; `/healthz`; everything else is a file of the page.
+    /// knobs to the API; `/healthz`; `/` with the newest page in it; everything else is a file
+    /// of the page.
     static func handler(feed: Feed, tokens: SessionTokens, staticFiles: StaticFiles, openAPI: HTTPResponse,
                         live: LiveEvents, configuration: Configuration) -> HTTPHandler {
         let api = API(feed: feed, sessions: SessionResolver(tokens: tokens), pageSize: configuration.pageSize,
@@ -96,6 +97,10 @@ public final class Application: Sendable {
                               jitterMilliseconds: configuration.jitterMilliseconds,
                               failRate: configuration.failRate)
         var router = Router(fallback: { request in staticFiles.respond(to: request) })
+        let home = HomePage(feed: feed, files: staticFiles, pageSize: configuration.pageSize)
+        for path in ["/", "/index.html"] {
+            router.get(path) { request in home.respond(to: request) }
+        }
         api.addRoutes(to: &router, openAPI: openAPI)
         EventsEndpoint(live: live).addRoute(to: &router)
         router.get("/healthz") { _ in api.health() }

@@ -53,9 +53,13 @@ public final class StaticFiles: Sendable {
         guard request.method == "GET" || request.method == "HEAD" else {
             return Problem.methodNotAllowed(request.method, allowed: ["GET", "HEAD"]).response
         }
-        let variant = file.gzip != nil && Self.acceptsGzip(request.headers["Accept-Encoding"]) ? file.gzip! : file.plain
-        let matches = EntityTag.matches(ifNoneMatch: request.headers["If-None-Match"], etag: variant.etag)
-        return HTTPResponse(prepared: variant.full, status: matches ? 304 : nil)
+        return file.body.response(to: request)
+    }
+
+    /// The file at `relativePath` (`index.html`, `sub/page.css`) as it is served now, or nil
+    /// when there is none: for a page that the application fills in before serving it.
+    public func file(_ relativePath: String) -> PreparedBody? {
+        files.withLock { $0.entries[relativePath]?.body }
     }
 
     /// The key of a file for the decoded path segments, or nil when a segment could step
@@ -113,17 +117,10 @@ public final class StaticFiles: Sendable {
     }
 }
 
-/// One encoding of a file: its tag and its answer, built once (a 304 queues the same answer).
-struct FileVariant: Sendable {
-    let etag: String
-    let full: PreparedResponse
-}
-
 struct StaticFile: Sendable {
     let modified: Date
     let size: Int
-    let plain: FileVariant
-    let gzip: FileVariant?
+    let body: PreparedBody
 }
 
 struct Snapshot: Sendable {
@@ -158,24 +155,7 @@ struct Snapshot: Sendable {
     }
 
     private static func makeFile(name: String, bytes: [UInt8], size: Int, modified: Date) -> StaticFile {
-        let contentType = MediaTypes.contentType(forFileName: name)
-        let compressible = MediaTypes.isCompressible(contentType)
-        var common = HTTPHeaders([("Content-Type", contentType), ("Cache-Control", "no-cache")])
-        if compressible { common.add("Vary", "Accept-Encoding") }
-
-        func variant(_ body: [UInt8], etag: String, encoding: String?) -> FileVariant {
-            var headers = common
-            headers.add("ETag", etag)
-            if let encoding { headers.add("Content-Encoding", encoding) }
-            return FileVariant(etag: etag, full: PreparedResponse(HTTPResponse(status: 200, headers: headers, body: body)))
-        }
-
-        let plainTag = EntityTag.strong(for: bytes)
-        var gzipVariant: FileVariant?
-        if compressible, let compressed = Gzip.compress(bytes), compressed.count < bytes.count {
-            gzipVariant = variant(compressed, etag: EntityTag.strong(for: bytes, suffix: "-gz"), encoding: "gzip")
-        }
-        return StaticFile(modified: modified, size: size,
-                          plain: variant(bytes, etag: plainTag, encoding: nil), gzip: gzipVariant)
+        StaticFile(modified: modified, size: size,
+                   body: PreparedBody(bytes, contentType: MediaTypes.contentType(forFileName: name)))
     }
 }

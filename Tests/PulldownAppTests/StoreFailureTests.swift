@@ -6,15 +6,6 @@ import XCTest
 
 /// A store that stops answering gets the client a 503 that says nothing about the database.
 final class StoreFailureTests: XCTestCase {
-    /// Fails every call the way a lost database does, with a reason that names where it is.
-    private final class UnreachableStore: FeedStore {
-        let failure = StoreError.unavailable(location: "postgres://ada:***@db.internal.example:5432/feed",
-                                             reason: "could not connect to server: Connection refused")
-        func read<R>(_ body: (any FeedStoreReading) throws -> R) throws -> R { throw failure }
-        func write<R>(_ body: (any FeedStoreWriting) throws -> R) throws -> R { throw failure }
-        func observeForeignInserts(_ handler: @escaping @Sendable (Int64?) -> Void) {}
-    }
-
     private func api() throws -> API {
         let tokens = try SessionTokens(store: SQLiteStore(path: ":memory:"))
         return API(feed: Feed(store: UnreachableStore()), sessions: SessionResolver(tokens: tokens), pageSize: 20)

@@ -14,10 +14,10 @@ import socket
 import pytest
 
 from pulldownkit.raw import read_until_close, send_raw
+from pulldownkit.server import PUBLIC
 from pulldownkit.waiting import wait_until
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
-PUBLIC = REPO / "Public"
 BODY_LIMIT = 64 * 1024
 
 
@@ -107,14 +107,14 @@ def test_two_requests_travel_on_one_connection(server):
         status1, headers1, body1, _ = conn.read_response()
         assert status1 == 200
         assert headers1.get("connection", "").lower() != "close"
-        conn.send(b"GET /index.html HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        conn.send(b"GET /item.html HTTP/1.1\r\nHost: localhost\r\n\r\n")
         status2, headers2, body2, _ = conn.read_response()
         assert status2 == 200
-        assert body2 == (PUBLIC / "index.html").read_bytes()
+        assert body2 == (PUBLIC / "item.html").read_bytes()
         # And a third, pipelined in one write, still on the same socket.
-        conn.send(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\nGET /style.css HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        conn.send(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\nGET /app.css HTTP/1.1\r\nHost: localhost\r\n\r\n")
         assert conn.read_response()[0] == 200
-        assert conn.read_response()[2] == (PUBLIC / "style.css").read_bytes()
+        assert conn.read_response()[2] == (PUBLIC / "app.css").read_bytes()
     finally:
         conn.close()
 
@@ -155,7 +155,7 @@ def test_known_path_with_wrong_method_is_405_with_allow(server, method, path, al
 
 
 def test_static_file_with_wrong_method_is_405(server):
-    status, response, _ = get(server, "/index.html", method="POST", body=b"")
+    status, response, _ = get(server, "/item.html", method="POST", body=b"")
     assert status == 405
     assert response.getheader("Allow") == "GET, HEAD"
 
@@ -239,7 +239,7 @@ def test_etag_and_if_none_match_give_304(server, path):
     assert status == 200 and body
 
 
-@pytest.mark.parametrize("path,file", [("/", "index.html"), ("/feed.js", "feed.js"), ("/style.css", "style.css")])
+@pytest.mark.parametrize("path,file", [("/item.html", "item.html"), ("/feed.js", "feed.js")])
 def test_gzip_when_asked(server, path, file):
     plain = (PUBLIC / file).read_bytes()
     status, response, body = get(server, path, headers={"Accept-Encoding": "gzip"})
@@ -274,7 +274,7 @@ def test_gzip_etag_revalidates_the_gzip_copy(server):
     ("/", "text/html; charset=utf-8"),
     ("/index.html", "text/html; charset=utf-8"),
     ("/feed.js", "text/javascript; charset=utf-8"),
-    ("/pull-to-refresh.css", "text/css; charset=utf-8"),
+    ("/app.css", "text/css; charset=utf-8"),
 ])
 def test_content_types(server, path, content_type):
     status, response, _ = get(server, path)

@@ -1,0 +1,92 @@
+import Foundation
+import PulldownFeed
+
+/// The newest page as markup for `/`: the day headers and articles feed.js would build (see
+/// `Public/article.js`), then the page's JSON in a data block for the script to adopt them by.
+///
+/// The articles are the script's own markup, so the script takes them over as they are and
+/// never builds them again. Only what depends on the reader is written in a neutral form, for
+/// the script to set in place: times in UTC, day headers by UTC date, links without the page's
+/// query. Nothing here depends on the current time, so a page kept until the next insert stays
+/// true. Written once per feed revision (`HomePage`), never per request.
+enum FeedMarkup {
+    /// The id of the JSON block; feed.js looks for it.
+    static let dataBlockID = "first-page"
+
+    /// The day headers and articles of `page`, then `{"items": …, "limit": …, "hasMore": …}` (the
+    /// body `GET /api/items?limit=limit` answers) in `<script type="application/json">`. A data
+    /// block is never run, so the page's script-src policy is untouched; the JSON writer escapes
+    /// `<`, `>` and `&`, so no text in it can end the block.
+    static func newestPage(_ page: ItemPage, limit: Int) -> [UInt8] {
+        var html = ""
+        html.reserveCapacity(512 * (page.items.count + 1))
+        var day: Int?
+        for (index, item) in page.items.enumerated() {
+            let parts = UTCParts(item.createdAt)
+            if parts.day != day {
+                day = parts.day
+                html += #"<div class="day-head" aria-hidden="true">\#(parts.dateLabel)</div>"#
+            }
+            article(item, parts, position: index + 1, setSize: page.hasMore ? -1 : page.items.count, into: &html)
+        }
+        html += #"<script type="application/json" id="\#(dataBlockID)">"#
+        var bytes = Array(html.utf8)
+        bytes += ResponseJSON.page(page, limit: limit)
+        bytes += Array("</script>".utf8)
+        return bytes
+    }
+
+    /// One article, as `article()` in Public/article.js makes it, with its place in the feed.
+    private static func article(_ item: Item, _ time: UTCParts, position: Int, setSize: Int, into html: inout String) {
+        let id = "item-\(item.id)"
+        html += #"<article tabindex="0" data-id="\#(item.id)" aria-labelledby="\#(id)-t" aria-describedby="\#(id)-b" "#
+        html += #"aria-posinset="\#(position)" aria-setsize="\#(setSize)">"#
+        html += #"<h2 id="\#(id)-t">\#(escaped(item.title))</h2><p id="\#(id)-b">\#(escaped(item.body))</p>"#
+        html += #"<footer>\#(escaped(item.author)) · <a href="/item.html?id=\#(item.id)" draggable="false">"#
+        html += #"<time datetime="\#(Timestamp.iso8601(item.createdAt))" title="\#(time.dateLabel) \#(time.clock) UTC">"#
+        html += #"\#(time.clock) UTC</time></a></footer></article>"#
+    }
+
+    /// `text` safe as element content and as a quoted attribute value.
+    static func escaped(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
+            return text
+        }
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 16)
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(character)
+            }
+        }
+        return out
+    }
+
+    /// A moment's UTC day, clock and date, in the words the page's English texts use.
+    struct UTCParts {
+        private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+        /// Days since 1970-01-01 (UTC).
+        let day: Int
+        /// `07:41`
+        let clock: String
+        /// `Sat, Nov 28, 2026`, as the page's day headers write a date (en-US).
+        let dateLabel: String
+
+        init(_ date: Date) {
+            var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+            var parts = tm()
+            gmtime_r(&seconds, &parts)
+            day = Int((Double(seconds) / 86_400).rounded(.down))
+            func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+            clock = "\(two(parts.tm_hour)):\(two(parts.tm_min))"
+            dateLabel = "\(Self.weekdays[Int(parts.tm_wday)]), \(Self.months[Int(parts.tm_mon)]) \(parts.tm_mday), \(parts.tm_year + 1900)"
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import PulldownFeed
+import PulldownHTTP
+import Synchronization
+
+/// `/`: the page's `index.html` with the newest page written into it at `<!--newest-page-->`, so
+/// the first articles arrive with the first byte and are painted before any script runs.
+///
+/// Kept as a ready answer (plain and gzip, each with its ETag) until the feed or the template
+/// changes, like `NewestPageCache`: the first request after an insert builds it. The template is
+/// read through the static files, so an edited `index.html` shows on the next reload. If the
+/// store does not answer, the page goes out without the feed, which the script then asks for
+/// (and retries) itself: the page is never an error because of the store.
+final class HomePage: Sendable {
+    static let template = "index.html"
+    static let marker = Array("<!--newest-page-->".utf8)
+
+    private struct Entry {
+        let revision: UInt64
+        let templateTag: String
+        let body: PreparedBody
+    }
+
+    private let feed: Feed
+    private let files: StaticFiles
+    /// The newest page's size: `--page-size`, what the script's later pages use too.
+    private let pageSize: Int
+    private let kept = Mutex<Entry?>(nil)
+
+    init(feed: Feed, files: StaticFiles, pageSize: Int) {
+        self.feed = feed
+        self.files = files
+        self.pageSize = pageSize
+    }
+
+    func respond(to request: HTTPRequest) -> HTTPResponse {
+        // Read before the page, as for the newest page: what is read is at least this new.
+        let revision = feed.currentRevision()
+        guard let template = files.file(Self.template) else { return files.respond(to: request) }
+        if let entry = kept.withLock({ $0 }), entry.revision == revision, entry.templateTag == template.etag {
+            return entry.body.response(to: request)
+        }
+        let page: ItemPage?
+        do {
+            page = try feed.page(before: nil, limit: pageSize)
+        } catch {
+            ErrorLog.write("store error (the page went out without the feed): \(error)")
+            page = nil
+        }
+        let markup = page.map { FeedMarkup.newestPage($0, limit: pageSize) } ?? []
+        let body = PreparedBody(Self.fill(template.bytes, with: markup), contentType: template.contentType)
+        if page != nil {
+            kept.withLock { kept in
+                if (kept?.revision ?? 0) <= revision {
+                    kept = Entry(revision: revision, templateTag: template.etag, body: body)
+                }
+            }
+        }
+        return body.response(to: request)
+    }
+
+    /// `template` with `markup` in place of its marker; as it is when it has none.
+    static func fill(_ template: [UInt8], with markup: [UInt8]) -> [UInt8] {
+        guard let range = template.firstRange(of: marker) else { return template }
+        var filled = template
+        filled.replaceSubrange(range, with: markup)
+        return filled
+    }
+}

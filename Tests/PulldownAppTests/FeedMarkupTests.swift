@@ -1,0 +1,81 @@
+import Foundation
+import PulldownFeed
+import XCTest
+@testable import PulldownApp
+
+/// The newest page as the markup `/` carries: the script's own articles, escaped text, and a JSON
+/// block that item text cannot end.
+final class FeedMarkupTests: XCTestCase {
+    /// 2026-11-28T07:41:09Z, a Saturday.
+    private let saturday = Date(timeIntervalSince1970: 1_795_851_669)
+
+    private func item(_ id: Int64, title: String = "T", body: String = "B", author: String = "A", at date: Date? = nil) -> Item {
+        Item(id: id, title: title, body: body, author: author, createdAt: date ?? saturday)
+    }
+
+    private func markup(_ items: [Item], hasMore: Bool = true) -> String {
+        String(decoding: FeedMarkup.newestPage(ItemPage(items: items, hasMore: hasMore), limit: 10), as: UTF8.self)
+    }
+
+    /// The JSON between the data block's tags, parsed.
+    private func data(_ markup: String) throws -> [String: Any] {
+        let start = try XCTUnwrap(markup.range(of: #"<script type="application/json" id="first-page">"#))
+        let end = try XCTUnwrap(markup.range(of: "</script>", range: start.upperBound..<markup.endIndex))
+        let json = Data(markup[start.upperBound..<end.lowerBound].utf8)
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: json) as? [String: Any])
+    }
+
+    func testAnArticleIsTheMarkupTheScriptBuilds() {
+        let expected = #"<div class="day-head" aria-hidden="true">Sat, Nov 28, 2026</div>"#
+            + #"<article tabindex="0" data-id="7" aria-labelledby="item-7-t" aria-describedby="item-7-b" aria-posinset="1" aria-setsize="-1">"#
+            + #"<h2 id="item-7-t">Title</h2><p id="item-7-b">Body</p><footer>Ada · <a href="/item.html?id=7" draggable="false">"#
+            + #"<time datetime="2026-11-28T07:41:09Z" title="Sat, Nov 28, 2026 07:41 UTC">07:41 UTC</time></a></footer></article>"#
+            + #"<script type="application/json" id="first-page">"#
+        XCTAssertTrue(markup([item(7, title: "Title", body: "Body", author: "Ada")]).hasPrefix(expected))
+    }
+
+    func testTextIsEscapedInElementsAndAttributes() {
+        let html = markup([item(1, title: #"<img src=x onerror=alert(1)> & "q" 'a'"#, body: "</p><script>alert(2)</script>",
+                               author: "<b>me</b>")])
+        XCTAssertTrue(html.contains(#"<h2 id="item-1-t">&lt;img src=x onerror=alert(1)&gt; &amp; &quot;q&quot; &#39;a&#39;</h2>"#))
+        XCTAssertTrue(html.contains(#"<p id="item-1-b">&lt;/p&gt;&lt;script&gt;alert(2)&lt;/script&gt;</p>"#))
+        XCTAssertTrue(html.contains("<footer>&lt;b&gt;me&lt;/b&gt; · "))
+        XCTAssertFalse(html.contains("<img"))
+        XCTAssertFalse(html.contains("<b>"))
+    }
+
+    func testNoItemTextCanEndTheJSONBlock() throws {
+        let evil = "</script><script>alert(1)</script><!-- </SCRIPT "
+        let html = markup([item(3, title: evil, body: evil, author: evil)], hasMore: false)
+        XCTAssertEqual(html.components(separatedBy: "</script>").count, 2, "one </script>: the block's own end")
+        XCTAssertFalse(html.lowercased().dropLast("</script>".count).contains("</script"))
+        XCTAssertFalse(html.contains("<!--"))
+        let page = try data(html)
+        let items = try XCTUnwrap(page["items"] as? [[String: Any]])
+        XCTAssertEqual(items.first?["title"] as? String, evil, "the JSON still says exactly what was posted")
+        XCTAssertEqual(items.first?["body"] as? String, evil)
+        XCTAssertEqual(page["hasMore"] as? Bool, false)
+        XCTAssertEqual(page["limit"] as? Int, 10)
+    }
+
+    func testTheJSONIsThePageTheAPIAnswers() throws {
+        let page = ItemPage(items: [item(2), item(1)], hasMore: true)
+        let html = String(decoding: FeedMarkup.newestPage(page, limit: 10), as: UTF8.self)
+        let json = String(decoding: ResponseJSON.page(page, limit: 10), as: UTF8.self)
+        XCTAssertTrue(html.hasSuffix(#"<script type="application/json" id="first-page">"# + json + "</script>"))
+    }
+
+    func testEachUTCDayOpensWithAHeaderAndTheLastPageCountsTheFeed() {
+        let html = markup([item(3, at: saturday.addingTimeInterval(86_400)), item(2, at: saturday.addingTimeInterval(3600)),
+                           item(1, at: saturday)], hasMore: false)
+        XCTAssertEqual(html.components(separatedBy: #"class="day-head""#).count, 3)
+        XCTAssertTrue(html.contains("Sun, Nov 29, 2026</div><article"))
+        XCTAssertTrue(html.contains(#"aria-posinset="3" aria-setsize="3""#), "the whole feed is here: its size is known")
+    }
+
+    func testAnEmptyFeedIsOnlyItsData() throws {
+        let html = markup([], hasMore: false)
+        XCTAssertTrue(html.hasPrefix("<script"))
+        XCTAssertEqual((try data(html)["items"] as? [Any])?.count, 0)
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import PulldownHTTP
+import XCTest
+@testable import PulldownApp
+@testable import PulldownFeed
+
+/// `/`: index.html with the newest page in it, kept until the feed or the template changes, and
+/// the page served without the feed when the store does not answer.
+final class HomePageTests: XCTestCase {
+    private var folder: URL!
+    private let template = "<!doctype html><title>Pulldown</title><div id=feed><!--newest-page--></div>"
+        + String(repeating: "<p>row</p>", count: 30)
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("pulldown-home-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try write(template)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private func write(_ text: String) throws {
+        try text.write(to: folder.appendingPathComponent("index.html"), atomically: false, encoding: .utf8)
+    }
+
+    private func home(_ feed: Feed) throws -> (HomePage, StaticFiles) {
+        let files = try StaticFiles(root: folder.path)
+        return (HomePage(feed: feed, files: files, pageSize: 2), files)
+    }
+
+    private func get(_ home: HomePage, headers: [(String, String)] = []) -> HTTPResponse {
+        home.respond(to: HTTPRequest(method: "GET", rawTarget: "/", headers: HTTPHeaders(headers))!)
+    }
+
+    private func text(_ response: HTTPResponse) -> String {
+        String(decoding: response.body, as: UTF8.self)
+    }
+
+    private func feed(items: Int) throws -> Feed {
+        let feed = Feed(store: try SQLiteStore(path: ":memory:"))
+        for i in 0..<items {
+            _ = try feed.addItem(NewItem(title: "item \(i + 1)", body: "text", author: "me"))
+        }
+        return feed
+    }
+
+    func testTheNewestPageIsWrittenAtTheMarker() throws {
+        let (home, _) = try home(try feed(items: 3))
+        let response = get(home)
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(response.headers["Content-Type"], "text/html; charset=utf-8")
+        XCTAssertEqual(response.headers["Cache-Control"], "no-cache")
+        let html = text(response)
+        XCTAssertFalse(html.contains("<!--newest-page-->"))
+        XCTAssertTrue(html.contains(#"<div id=feed><div class="day-head""#))
+        XCTAssertTrue(html.contains(">item 3</h2>") && html.contains(">item 2</h2>"))
+        XCTAssertFalse(html.contains(">item 1</h2>"), "one page of --page-size items")
+        XCTAssertTrue(html.contains(#""limit":2,"hasMore":true}</script></div>"#))
+        XCTAssertTrue(html.hasSuffix(String(repeating: "<p>row</p>", count: 30)))
+    }
+
+    func testThePageIsKeptUntilAnInsertThenBuiltAgain() throws {
+        let feed = try feed(items: 3)
+        let (home, _) = try home(feed)
+        let first = get(home)
+        let again = get(home)
+        XCTAssertNotNil(first.prepared)
+        XCTAssertTrue(again.prepared === first.prepared, "the same ready answer, not a new one")
+        _ = try feed.addItem(NewItem(title: "fresh", body: "", author: nil))
+        let after = get(home)
+        XCTAssertNotEqual(after.headers["ETag"], first.headers["ETag"])
+        XCTAssertTrue(text(after).contains(">fresh</h2>"))
+        XCTAssertTrue(get(home).prepared === after.prepared)
+    }
+
+    func testGzipAndETagsAsForAnyFile() throws {
+        let (home, _) = try home(try feed(items: 3))
+        let plain = get(home)
+        let gzip = get(home, headers: [("Accept-Encoding", "gzip")])
+        XCTAssertEqual(gzip.headers["Content-Encoding"], "gzip")
+        XCTAssertEqual(gzip.headers["Vary"], "Accept-Encoding")
+        XCTAssertLessThan(gzip.body.count, plain.body.count)
+        let etag = try XCTUnwrap(gzip.headers["ETag"])
+        XCTAssertNotEqual(etag, plain.headers["ETag"])
+        XCTAssertEqual(get(home, headers: [("Accept-Encoding", "gzip"), ("If-None-Match", etag)]).status, 304)
+        XCTAssertEqual(get(home, headers: [("If-None-Match", try XCTUnwrap(plain.headers["ETag"]))]).status, 304)
+    }
+
+    func testAnEditedTemplateIsUsedOnTheNextRequest() throws {
+        let (home, files) = try home(try feed(items: 1))
+        XCTAssertTrue(text(get(home)).contains(">item 1</h2>"))
+        try write("<!doctype html><title>Edited</title><main><!--newest-page--></main>")
+        files.reloadIfChanged()
+        let html = text(get(home))
+        XCTAssertTrue(html.hasPrefix("<!doctype html><title>Edited</title><main><div class=\"day-head\""))
+        XCTAssertTrue(html.contains(">item 1</h2>"))
+    }
+
+    func testAnEmptyFeedIsAnEmptyFeedWithItsData() throws {
+        let (home, _) = try home(try feed(items: 0))
+        let html = text(get(home))
+        XCTAssertTrue(html.contains(#"<div id=feed><script type="application/json" id="first-page">{"items":[],"limit":2,"hasMore":false}</script></div>"#))
+        XCTAssertFalse(html.contains("<article"))
+    }
+
+    func testAStoreThatDoesNotAnswerStillGetsThePageWithoutTheFeed() throws {
+        let (home, _) = try home(Feed(store: UnreachableStore()))
+        let response = get(home)
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(text(response), template.replacingOccurrences(of: "<!--newest-page-->", with: ""),
+                       "no articles and no data: the script asks for the page itself")
+    }
+
+    func testATemplateWithoutTheMarkerIsServedAsItIs() throws {
+        try write("<!doctype html><article>One article</article>")
+        let (home, _) = try home(try feed(items: 2))
+        XCTAssertEqual(text(get(home)), "<!doctype html><article>One article</article>")
+    }
+
+    func testNoIndexFileIsA404() throws {
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("index.html"))
+        let (home, _) = try home(try feed(items: 1))
+        XCTAssertEqual(get(home).status, 404)
+    }
+}

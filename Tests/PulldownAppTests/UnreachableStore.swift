@@ -1,0 +1,10 @@
+@testable import PulldownFeed
+
+/// Fails every call the way a lost database does, with a reason that names where it is.
+final class UnreachableStore: FeedStore {
+    let failure = StoreError.unavailable(location: "postgres://ada:***@db.internal.example:5432/feed",
+                                         reason: "could not connect to server: Connection refused")
+    func read<R>(_ body: (any FeedStoreReading) throws -> R) throws -> R { throw failure }
+    func write<R>(_ body: (any FeedStoreWriting) throws -> R) throws -> R { throw failure }
+    func observeForeignInserts(_ handler: @escaping @Sendable (Int64?) -> Void) {}
+}

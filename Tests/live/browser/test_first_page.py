@@ -1,0 +1,96 @@
+"""The newest page arrives inside `/`: painted before any script runs, then taken over by the
+script as it is (no second request for it, no article built twice), and the feed goes on from it."""
+import re
+
+import pytest
+
+from browser_api import api
+from conftest import TIMEOUT_MS
+
+# Every article element added to the document, by the parser or by a script, in order.
+RECORD_ARTICLES = """
+    window.__articles = [];
+    new MutationObserver(records => {
+      for (const r of records) for (const n of r.addedNodes) if (n.localName === 'article') __articles.push(n);
+    }).observe(document, { childList: true, subtree: true });
+"""
+# An element's tags and attribute names, its children's too: what markup it is, not what it says.
+SHAPE = """a => { const shape = n => `${n.localName}[${[...n.attributes].map(x => x.name).filter(x => x !== 'class')
+    .sort()}](${[...n.children].map(shape)})`; return shape(a); }"""
+# Each day header is right above the first article of a local day, and nowhere else.
+HEADERS_FOLLOW_LOCAL_DAYS = """() => {
+    const day = a => new Date(a.querySelector('time').dateTime).toDateString();
+    let last = null, ok = true;
+    for (const n of document.getElementById('feed').children) {
+      if (n.localName !== 'article') continue;
+      const opens = day(n) !== last, headed = n.previousElementSibling?.className === 'day-head';
+      ok &&= opens === headed;
+      last = day(n);
+    }
+    return ok;
+}"""
+
+
+def test_the_newest_page_is_there_without_any_script(start_server, phone):
+    server = start_server(seed="20")
+    tab = phone(server, java_script_enabled=False)
+    tab.page.goto(server.url + "/")
+    articles = tab.page.locator("#feed article")
+    assert [int(x) for x in articles.evaluate_all("as => as.map(a => a.dataset.id)")] == list(range(20, 10, -1))
+    _, newest = api(server, "GET", "/api/items/20")
+    assert articles.first.locator("h2").text_content() == newest["title"]
+    assert articles.first.is_visible(), "styled and on screen"
+    assert re.fullmatch(r"\d\d:\d\d UTC", articles.first.locator("time").text_content())
+    assert articles.first.locator("a").get_attribute("href") == "/item.html?id=20"
+    assert tab.page.locator(".day-head").first.is_visible()
+
+
+def test_the_script_takes_over_the_page_without_asking_for_it_or_building_it_again(start_server, phone):
+    server = start_server(seed="50")
+    tab = phone(server)
+    tab.page.add_init_script(RECORD_ARTICLES)
+    tab.open("?lang=en")
+    tab.page.wait_for_timeout(300)  # anything the script would still ask for has been asked for by now
+    added = tab.page.evaluate("() => __articles.map(a => +a.dataset.id)")
+    assert added[:10] == list(range(50, 40, -1)), "the server's articles came first"
+    assert len(added) == len(set(added)), f"an article was built twice: {added}"
+    assert tab.page.evaluate("() => __articles.slice(0, 10).filter(a => a.isConnected).length") >= 5, \
+        "the articles on screen are the server's own nodes"
+    first_page = [u for m, u in tab.requests if m == "GET" and re.search(r"/api/items(\?(?!.*before=).*)?$", u)]
+    assert first_page == [], "the first page is not asked for again"
+    assert tab.page.locator("#first-page").count() == 0
+    time = tab.page.locator("#feed article").first.locator("time")
+    assert not time.text_content().endswith("UTC"), "the time is the reader's own"
+    assert tab.page.get_attribute("#feed article a", "href") == "/item.html?id=50&lang=en"
+    assert tab.page.evaluate("() => { const ids = [...document.querySelectorAll('[id]')].map(e => e.id);"
+                             " return ids.length === new Set(ids).size; }"), "an element id twice"
+    assert tab.page.get_attribute("#feed article", "aria-posinset") == "1"
+    assert tab.errors == []
+
+
+@pytest.mark.parametrize("zone", ["Pacific/Kiritimati", "America/Los_Angeles"])
+def test_day_headers_follow_the_readers_days_not_the_servers(start_server, phone, zone):
+    tab = phone(start_server(seed="30"), timezone_id=zone).open()
+    assert tab.page.evaluate(HEADERS_FOLLOW_LOCAL_DAYS)
+    assert tab.page.text_content(".day-head") in ("Today", "Yesterday") or tab.page.text_content(".day-head")[:3] in (
+        "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat")
+    assert "UTC" not in tab.page.text_content("#feed")
+
+
+def test_from_the_served_page_the_feed_scrolls_to_its_end_and_a_pull_adds_an_article_of_the_same_markup(
+        start_server, phone):
+    server = start_server(seed="35")
+    tab = phone(server).open()
+    tab.scroll_to_end()
+    assert tab.read_feed() == list(range(35, 0, -1))
+    api(server, "POST", "/api/items", {"title": "Pulled in", "body": "b", "author": "t"})
+    tab.page.evaluate("() => scrollTo(0, 0)")
+    tab.frames()
+    tab.touch_pull(220)
+    tab.wait_state("idle", timeout=TIMEOUT_MS)
+    assert tab.status() == "1 new item"
+    assert tab.ids()[:2] == [36, 35]
+    built = tab.page.eval_on_selector("#feed article[data-id='36']", SHAPE)
+    served = tab.page.eval_on_selector("#feed article[data-id='35']", SHAPE)
+    assert built == served, "the script's article and the server's are the same markup"
+    assert tab.errors == []
