@@ -82,13 +82,18 @@ struct API: Sendable {
     /// A page other than the newest: kept ready if it can never change, else read.
     private func page(_ query: ItemsQuery) throws -> HTTPResponse {
         if let kept = immutablePages.response(for: query) { return kept }
-        // The newest id is read before the page, so a page called fixed is at least that old.
-        let newest = feed.newestID()
         let page: ItemPage
+        var newest: Int64?
         switch query.cursor {
-        case .after(let id): page = try feed.newer(after: id, limit: query.limit)
-        case .before(let id): page = try feed.page(before: id, limit: query.limit)
-        case .newest: preconditionFailure("the newest page is answered by items(_:_:)")
+        case .after(let id):
+            // Fixed or not by its own items alone: no newest id needed (a check, on a shared store).
+            page = try feed.newer(after: id, limit: query.limit)
+        case .before(let id):
+            // The newest id is read before the page, so a page called fixed is at least that old.
+            newest = feed.newestID()
+            page = try feed.page(before: id, limit: query.limit)
+        case .newest:
+            preconditionFailure("the newest page is answered by items(_:_:)")
         }
         let immutable = PageCaching.isImmutable(query, page: page, newestID: newest)
         let built = pageResponse(page, query: query, immutable: immutable)
