@@ -28,8 +28,8 @@ final class SharedStoreChecker: Sendable {
     /// Calls `body` with the outcome of a read that started after this call: before returning,
     /// when no read was in flight; else later, on the thread that made the read.
     ///
-    /// `body` must not wait for another check (`checkAndWait()`): on the check's own thread, that
-    /// would wait for a read which cannot start until `body` returns.
+    /// `body` must not wait for another check (`checkAndWait()`): it may run on a thread of the
+    /// check's queue, and would hold it while waiting for a read that needs one.
     func check(_ body: @escaping Waiter) {
         guard let action = state.withLock({ $0.arrive(body) }) else { return }
         perform([action])
