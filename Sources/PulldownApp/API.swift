@@ -13,7 +13,7 @@ struct API: Sendable {
 
     /// The API's routes, added to the server's one router.
     func addRoutes(to router: inout Router, openAPI: HTTPResponse) {
-        router.get("/api/items") { request in self.items(request) }
+        router.add("GET", "/api/items", answeringLater: { request, responder in self.items(request, responder) })
         router.post("/api/items") { request in self.addItem(request) }
         router.get("/api/items/{id}") { request in self.item(request) }
         router.add("POST", "/api/refresh", answeringLater: { request, responder in self.refresh(request, responder) })
@@ -54,33 +54,50 @@ struct API: Sendable {
 
     /// Pages are the same for every caller, so they carry no session: a poller or a CDN can
     /// reuse them, and the newest page is served from memory until the next insert.
-    func items(_ request: HTTPRequest) -> HTTPResponse {
-        Self.answer {
-            let query = try ItemsQuery.parse(request.query, defaultLimit: pageSize)
-            let response: HTTPResponse
-            if query.cursor == .newest {
-                response = try newestPages.response(limit: query.limit, revision: feed.currentRevision()) {
+    ///
+    /// On a shared store the newest page waits for a check of the store's newest id; while one
+    /// is in flight the request waits for the next without holding a server thread.
+    func items(_ request: HTTPRequest, _ responder: Responder) {
+        let query: ItemsQuery
+        do {
+            query = try ItemsQuery.parse(request.query, defaultLimit: pageSize)
+        } catch {
+            return responder.send(error.response)
+        }
+        guard query.cursor == .newest else {
+            return responder.send(Self.answer { Self.conditional(try page(query), for: request) })
+        }
+        feed.withCurrentRevision { revision in
+            // No second check in here: this may run on the thread that made the check, which
+            // answers every request that waited for it in turn.
+            responder.send(Self.answer {
+                let response = try newestPages.response(limit: query.limit, revision: revision.get()) {
                     try pageResponse(feed.page(before: nil, limit: query.limit), query: query, immutable: false)
                 }
-            } else if let kept = immutablePages.response(for: query) {
-                response = kept
-            } else {
-                // The newest id is read before the page, so a page called fixed is at least that old.
-                let newest = feed.newestID()
-                let page: ItemPage
-                if case .after(let id) = query.cursor {
-                    page = try feed.newer(after: id, limit: query.limit)
-                } else if case .before(let id) = query.cursor {
-                    page = try feed.page(before: id, limit: query.limit)
-                } else {
-                    preconditionFailure("the newest page is handled above")
-                }
-                let immutable = PageCaching.isImmutable(query, page: page, newestID: newest)
-                let built = pageResponse(page, query: query, immutable: immutable)
-                response = immutable ? immutablePages.keep(built, for: query) : built
-            }
-            return Self.conditional(response, for: request)
+                return Self.conditional(response, for: request)
+            })
         }
+    }
+
+    /// A page other than the newest: kept ready if it can never change, else read.
+    private func page(_ query: ItemsQuery) throws -> HTTPResponse {
+        if let kept = immutablePages.response(for: query) { return kept }
+        let page: ItemPage
+        var newest: Int64?
+        switch query.cursor {
+        case .after(let id):
+            // Fixed or not by its own items alone: no newest id needed (a check, on a shared store).
+            page = try feed.newer(after: id, limit: query.limit)
+        case .before(let id):
+            // The newest id is read before the page, so a page called fixed is at least that old.
+            newest = feed.newestID()
+            page = try feed.page(before: id, limit: query.limit)
+        case .newest:
+            preconditionFailure("the newest page is answered by items(_:_:)")
+        }
+        let immutable = PageCaching.isImmutable(query, page: page, newestID: newest)
+        let built = pageResponse(page, query: query, immutable: immutable)
+        return immutable ? immutablePages.keep(built, for: query) : built
     }
 
     /// 304 when the request's `If-None-Match` names the response's ETag, else the response.

@@ -11,6 +11,8 @@ public final class Feed: Sendable {
     let cache: FeedCache
     /// Group commit for `refresh(…, completion:)`.
     let refreshBatcher: RefreshBatcher
+    /// Coalesced checks of the newest id, on a shared store only.
+    let sharedStoreCheck: SharedStoreChecker?
 
     public init(store: any FeedStore, clock: any FeedClock = SystemClock(), configuration: FeedConfiguration = .init()) {
         self.store = store
@@ -22,6 +24,11 @@ public final class Feed: Sendable {
         let refresher = Refresher(store: store, clock: clock, generator: DemoGenerator(interval: configuration.newItemsEvery),
                                   cache: cache)
         self.refreshBatcher = RefreshBatcher(commit: refresher.commit)
+        self.sharedStoreCheck = store.isShared ? SharedStoreChecker { [store, cache] in
+            let outcome = Result { try store.read { try $0.maxItemID() } }
+            cache.noteStoreAnswered(newest: try? outcome.get())
+            return outcome
+        } : nil
         // Another process sharing the store inserted: move the caches as if the insert were ours.
         // Registered before the first read, so no insert can fall between the read and the hook.
         store.observeForeignInserts { newest in cache.noteForeignInserts(upTo: newest) }
@@ -46,29 +53,36 @@ public final class Feed: Sendable {
     ///
     /// It moves only after the commit, so data read after seeing revision R is at least as new as R.
     ///
-    /// Cost: a lock on SQLite. On a shared store (PostgreSQL) also one indexed query for the
-    /// store's newest id, so an item another process committed and acknowledged is never hidden
-    /// by a cache keyed on this revision, even before its notification arrives. If the store does
-    /// not answer, the revision moves, so nothing cached is trusted while it is down.
+    /// Cost: a lock on SQLite. On a shared store (PostgreSQL) also a check of the store's newest
+    /// id, so an item another process committed and acknowledged is never hidden by a cache keyed
+    /// on this revision, even before its notification arrives: one indexed query, shared by every
+    /// caller that arrived before it started (see `SharedStoreCheck`). If the store does not
+    /// answer, the revision moves, so nothing cached is trusted while it is down.
     public func currentRevision() -> UInt64 {
-        if store.isShared { checkSharedStore() }
+        _ = sharedStoreCheck?.checkAndWait()
         return cache.revision
+    }
+
+    /// `currentRevision()` without holding this thread while the shared store is checked:
+    /// `body` gets the revision, or the store's error when the check failed.
+    ///
+    /// `body` runs before this returns on SQLite, and on a shared store when no check was in
+    /// flight; else later, on the thread that made the check, so it must be quick and must not
+    /// wait for another check (`currentRevision()`, `newestID()`).
+    public func withCurrentRevision(_ body: @escaping @Sendable (Result<UInt64, any Error>) -> Void) {
+        guard let sharedStoreCheck else { return body(.success(cache.revision)) }
+        sharedStoreCheck.check { [cache] outcome in body(outcome.map { _ in cache.revision }) }
     }
 
     /// The largest item id, or nil for an empty feed. Only grows.
     ///
-    /// Cost: cached on SQLite (read once); on a shared store one indexed query, as for
+    /// Cost: cached on SQLite (read once); on a shared store a shared check, as for
     /// `currentRevision()`.
     public func newestID() -> Int64? {
-        if store.isShared { checkSharedStore() }
+        _ = sharedStoreCheck?.checkAndWait()
         if let known = cache.newestID { return known }
         guard let read = readNewestID() else { return nil }
         return cache.merge(newest: read)
-    }
-
-    /// Moves the caches if the shared store has a newer item than they know.
-    private func checkSharedStore() {
-        cache.noteStoreAnswered(newest: readNewestID())
     }
 
     /// Clamps a page size into 1...maxPageSize; the API layer validates, this is only a safety net.

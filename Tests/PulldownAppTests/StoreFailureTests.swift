@@ -6,9 +6,30 @@ import XCTest
 
 /// A store that stops answering gets the client a 503 that says nothing about the database.
 final class StoreFailureTests: XCTestCase {
-    private func api() throws -> API {
+    /// An unreachable store shared with other processes: the newest page checks it before trusting memory.
+    private final class UnreachableSharedStore: FeedStore {
+        let unreachable = UnreachableStore()
+        func read<R>(_ body: (any FeedStoreReading) throws -> R) throws -> R { try unreachable.read(body) }
+        func write<R>(_ body: (any FeedStoreWriting) throws -> R) throws -> R { try unreachable.write(body) }
+        func observeForeignInserts(_ handler: @escaping @Sendable (Int64?) -> Void) {}
+        var isShared: Bool { true }
+    }
+
+    private func api(store: any FeedStore = UnreachableStore()) throws -> API {
         let tokens = try SessionTokens(store: SQLiteStore(path: ":memory:"))
-        return API(feed: Feed(store: UnreachableStore()), sessions: SessionResolver(tokens: tokens), pageSize: 20)
+        return API(feed: Feed(store: store), sessions: SessionResolver(tokens: tokens), pageSize: 20)
+    }
+
+    /// The answer `items` gives, waited for.
+    private func items(_ api: API, _ target: String) throws -> HTTPResponse {
+        let answered = expectation(description: "items answered")
+        let response = Mutex<HTTPResponse?>(nil)
+        api.items(HTTPRequest(method: "GET", rawTarget: target)!, Responder { sent in
+            response.withLock { $0 = sent }
+            answered.fulfill()
+        })
+        wait(for: [answered], timeout: 10)
+        return try XCTUnwrap(response.withLock { $0 })
     }
 
     private func assertGeneric503(_ response: HTTPResponse, file: StaticString = #filePath, line: UInt = #line) {
@@ -22,7 +43,15 @@ final class StoreFailureTests: XCTestCase {
     }
 
     func testAPageRequestGetsAGeneric503() throws {
-        assertGeneric503(try api().items(HTTPRequest(method: "GET", rawTarget: "/api/items?before=10")!))
+        assertGeneric503(try items(api(), "/api/items?before=10"))
+        assertGeneric503(try items(api(), "/api/items"))
+    }
+
+    func testTheNewestPageOfASharedStoreThatFailsItsCheckGetsAGeneric503() throws {
+        let api = try api(store: UnreachableSharedStore())
+        assertGeneric503(try items(api, "/api/items"))
+        // The next request asks the store again, and gets the same answer.
+        assertGeneric503(try items(api, "/api/items?limit=5"))
     }
 
     func testARefreshGetsAGeneric503() throws {
