@@ -164,7 +164,9 @@ export class PullToRefresh {
   // releases it. Pinch zoom (ctrlKey) and nested scrollers are left alone.
   #wheel(e) {
     if (e.ctrlKey || this.drag) return;
-    const distance = this.wheelPull.wheel(e.deltaY * (e.deltaMode ? 16 : 1), this.#atTop() && !this.#startsInside(e.target), e.timeStamp);
+    // performance.now(), not e.timeStamp: the gap between events and the timer that ends the
+    // gesture are then measured on one clock.
+    const distance = this.wheelPull.wheel(e.deltaY * (e.deltaMode ? 16 : 1), this.#atTop() && !this.#startsInside(e.target), performance.now());
     clearTimeout(this.wheelTimer);
     this.wheelTimer = setTimeout(() => this.wheelPull.stop() && this.#apply(this.machine.release()), WHEEL_PAUSE_MS);
     if (distance !== null) this.#apply(this.machine.drag(distance));

@@ -6,11 +6,37 @@ from conftest import merge_window
 ARTICLES = "() => document.querySelectorAll('#feed article').length"
 
 
+WHEEL_PAUSE_MS = 150  # pull-to-refresh.js: a wheel still this long has ended its gesture
+
+
 def wheel(tab, dy, times=1, x=200, y=500):
     tab.page.mouse.move(x, y)
     for _ in range(times):
         tab.page.mouse.wheel(0, dy)
         tab.page.wait_for_timeout(16)
+
+
+def open_with_paused_clock(tab):
+    """Opens the page with its clock under the test's control and stopped. A wheel gesture ends
+    when its events are WHEEL_PAUSE_MS apart on the page's clock; on a busy machine real time
+    between two events of one gesture can exceed that, so gestures are timed on this clock."""
+    tab.page.clock.install()
+    tab.open()
+    tab.page.evaluate("() => { window.__wheels = 0; addEventListener('wheel', () => __wheels++, { capture: true }); }")
+    tab.page.clock.pause_at(tab.page.evaluate("Date.now()") + 1000)
+    return tab
+
+
+def wheel_on_clock(tab, dy, times=1, x=200, y=500):
+    """Wheel events 16 ms apart on the page's paused clock, however long each takes to arrive.
+    Each is waited for until the page has handled it (page.mouse.wheel returns before that),
+    then the clock runs the page's next frame."""
+    tab.page.mouse.move(x, y)
+    for _ in range(times):
+        seen = tab.page.evaluate("__wheels")
+        tab.page.mouse.wheel(0, dy)
+        tab.page.wait_for_function("n => __wheels > n", arg=seen)
+        tab.page.clock.run_for(16)
 
 
 def reading(tab):
@@ -137,15 +163,17 @@ def test_focus_stays_on_an_article_when_the_focused_one_leaves_the_window(start_
 
 def test_a_wheel_pull_at_the_top_refreshes_once(start_server, desktop):
     server = start_server(seed="20")
-    tab = desktop(server).open()
+    tab = open_with_paused_clock(desktop(server))
     api(server, "POST", "/api/items", {"title": "Pulled by the wheel", "body": "b", "author": "t"})
-    wheel(tab, -60, x=640)
+    wheel_on_clock(tab, -60, x=640)
     tab.wait_state("pulling")
     assert tab.status() == "Pull down to refresh…"
-    wheel(tab, -60, times=2, x=640)
+    wheel_on_clock(tab, -60, times=2, x=640)
     tab.wait_state("armed")
     assert tab.status() == "Release to refresh…"
-    tab.wait_state("refreshing")  # the wheel paused
+    tab.page.clock.run_for(WHEEL_PAUSE_MS + 50)  # the wheel pauses: the panel is released
+    tab.page.clock.resume()
+    tab.wait_state("refreshing")
     tab.wait_state("idle")
     assert tab.states() == ["idle", "pulling", "armed", "refreshing", "settling", "idle"]
     assert tab.status() == "1 new item"
@@ -165,19 +193,20 @@ def test_a_short_wheel_pull_springs_back(start_server, desktop):
 
 
 def test_a_wheel_scroll_below_the_top_never_pulls_even_when_it_coasts_to_the_top(start_server, desktop):
-    tab = desktop(start_server(seed="40")).open()
-    wheel(tab, 700, x=640)
+    tab = open_with_paused_clock(desktop(start_server(seed="40")))
+    wheel_on_clock(tab, 700, x=640)
     tab.page.wait_for_function("() => scrollY > 500")
-    tab.page.wait_for_timeout(300)
-    wheel(tab, -100, times=3, x=640)  # up, still below the top
-    tab.page.wait_for_timeout(300)
-    wheel(tab, -60, times=40, x=640)  # a long coast that reaches the top and goes on
+    tab.page.clock.run_for(300)  # that gesture is over
+    wheel_on_clock(tab, -100, times=3, x=640)  # up, still below the top
+    tab.page.clock.run_for(300)
+    wheel_on_clock(tab, -60, times=40, x=640)  # a long coast that reaches the top and goes on
     tab.page.wait_for_function("() => scrollY === 0")
-    tab.page.wait_for_timeout(500)
+    tab.page.clock.run_for(500)
     assert tab.states() == ["idle"]
     assert tab.refresh_requests() == []
-    wheel(tab, 300, x=640)  # a normal scroll down from the top is a scroll
+    wheel_on_clock(tab, 300, x=640)  # a normal scroll down from the top is a scroll
     tab.page.wait_for_function("() => scrollY > 100")
+    tab.page.clock.run_for(500)
     assert tab.states() == ["idle"]
 
 
