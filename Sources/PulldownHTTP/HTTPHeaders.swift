@@ -42,9 +42,21 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
 
 extension String {
     /// ASCII case-insensitive comparison, which is what header names need.
+    ///
+    /// Header names are native strings, so both sides are compared as contiguous bytes; the
+    /// byte-by-byte walk through `UTF8View` is the fallback (it was a per-request cost in perf).
     func caseInsensitiveEquals(_ other: String) -> Bool {
         let a = utf8, b = other.utf8
         guard a.count == b.count else { return false }
+        let fast = a.withContiguousStorageIfAvailable { a in
+            b.withContiguousStorageIfAvailable { b in
+                for index in 0..<a.count where lowercaseASCII(a[index]) != lowercaseASCII(b[index]) {
+                    return false
+                }
+                return true
+            }
+        }
+        if let fast = fast ?? nil { return fast }
         return zip(a, b).allSatisfy { lowercaseASCII($0) == lowercaseASCII($1) }
     }
 }
