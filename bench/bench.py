@@ -14,6 +14,7 @@ import argparse
 import sys
 import tempfile
 import time
+import traceback
 
 from report import print_report
 from scenarios import ALL
@@ -39,12 +40,20 @@ def main():
         bench = Bench(tmp, args.quick)
         print(f"Pulldown benchmark ({'quick' if args.quick else 'full'}): {bench.rounds} alternating rounds "
               f"of {bench.seconds} s per subject, wrk -t2 -c64, {CORES} cores\n")
+        failed = []
         for name, scenario in ALL.items():
             if name in wanted:
-                scenario.run(bench)
+                # One broken scenario must not lose the figures of the others: report it and go on.
+                try:
+                    scenario.run(bench)
+                except Exception:
+                    traceback.print_exc()
+                    failed.append(name)
     print()
     print_report()
     print(f"finished in {time.monotonic() - started:.0f} s")
+    if failed:
+        sys.exit(f"scenarios that failed: {', '.join(failed)}")
 
 
 if __name__ == "__main__":

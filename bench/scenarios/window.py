@@ -13,7 +13,7 @@ from pulldownkit.browser import FEED_IDLE, launch
 from report import floor
 from servers import start_pulldown
 
-PAGE = 10  # items per page, the page's own page size
+PAGE = 10  # items per page: the server's --page-size, given below, which the page follows
 EDGE = 50  # pages at the start (the baseline) and at the end that are compared
 DEADLINE_S = 900  # the run stops here whatever happened
 
@@ -39,7 +39,7 @@ RESET = "() => { __bench.frame = 0; __bench.loaf = 0; }"
 
 
 def is_next_page(response):
-    return "/api/items?limit=10&before=" in response.url
+    return "/api/items?before=" in response.url
 
 
 def heap_mb(cdp):
@@ -55,7 +55,7 @@ def run(bench):
     except ImportError:
         print("window scenario skipped: Playwright is not installed (make deps-test)")
         return
-    server = start_pulldown(bench.tmp, bench.tmp / "window.sqlite", seed=100_000)
+    server = start_pulldown(bench.tmp, bench.tmp / "window.sqlite", "--page-size", str(PAGE), seed=100_000)
     url = f"http://127.0.0.1:{server.port}/"
     started = time.monotonic()
     try:
