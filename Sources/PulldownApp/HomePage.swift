@@ -16,7 +16,8 @@ final class HomePage: Sendable {
 
     private struct Entry {
         let revision: UInt64
-        let templateTag: String
+        /// The static files' generation the template was read at.
+        let files: UInt64
         let body: PreparedBody
     }
 
@@ -33,12 +34,16 @@ final class HomePage: Sendable {
     }
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
-        // Read before the page, as for the newest page: what is read is at least this new.
+        // Read before the page, as for the newest page: what is read is at least this new. The
+        // files' generation likewise, before the template.
         let revision = feed.currentRevision()
-        guard let template = files.file(Self.template) else { return files.respond(to: request) }
-        if let entry = kept.withLock({ $0 }), entry.revision == revision, entry.templateTag == template.etag {
-            return entry.body.response(to: request)
+        let generation = files.generation
+        if let kept = kept.withLock({ kept in
+            kept.flatMap { $0.revision == revision && $0.files == generation ? $0.body.response(to: request) : nil }
+        }) {
+            return kept
         }
+        guard let template = files.file(Self.template) else { return files.respond(to: request) }
         let page: ItemPage?
         do {
             page = try feed.page(before: nil, limit: pageSize)
@@ -50,8 +55,8 @@ final class HomePage: Sendable {
         let body = PreparedBody(Self.fill(template.bytes, with: markup), contentType: template.contentType)
         if page != nil {
             kept.withLock { kept in
-                if (kept?.revision ?? 0) <= revision {
-                    kept = Entry(revision: revision, templateTag: template.etag, body: body)
+                if (kept?.revision ?? 0) <= revision, (kept?.files ?? 0) <= generation {
+                    kept = Entry(revision: revision, files: generation, body: body)
                 }
             }
         }

@@ -10,6 +10,7 @@ import Synchronization
 public final class StaticFiles: Sendable {
     public let root: String
     private let files: Mutex<Snapshot>
+    private let changes = Atomic<UInt64>(0)
 
     /// The largest file served; bigger ones are left out rather than held in memory.
     public static let maxFileSize = 8 << 20
@@ -41,7 +42,12 @@ public final class StaticFiles: Sendable {
         let previous = files.withLock { $0 }
         let next = Snapshot.load(root: root, previous: previous)
         files.withLock { $0 = next }
+        if next != previous { changes.add(1, ordering: .releasing) }
     }
+
+    /// Moves whenever a reload found a file added, removed or changed: a page built from these
+    /// files is still current while this has not moved, which costs one atomic read to check.
+    public var generation: UInt64 { changes.load(ordering: .acquiring) }
 
     /// The response for a request to a path not claimed by any route.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
@@ -117,13 +123,16 @@ public final class StaticFiles: Sendable {
     }
 }
 
-struct StaticFile: Sendable {
+struct StaticFile: Sendable, Equatable {
     let modified: Date
     let size: Int
     let body: PreparedBody
+
+    /// Same size and time is the same file: that is how a reload decides to re-read it.
+    static func == (a: StaticFile, b: StaticFile) -> Bool { a.size == b.size && a.modified == b.modified }
 }
 
-struct Snapshot: Sendable {
+struct Snapshot: Sendable, Equatable {
     var entries: [String: StaticFile] = [:]
 
     static func load(root: String, previous: Snapshot?) -> Snapshot {

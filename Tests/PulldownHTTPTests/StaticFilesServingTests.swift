@@ -176,4 +176,20 @@ final class StaticFilesServingTests: XCTestCase {
         let after = try XCTUnwrap(get(files, "/app.js").prepared)
         XCTAssertTrue(before === after, "an unchanged file is not read again")
     }
+
+    func testTheGenerationMovesOnlyWhenAReloadFindsAChange() throws {
+        let files = try StaticFiles(root: folder.path)
+        let start = files.generation
+        files.reloadIfChanged()
+        XCTAssertEqual(files.generation, start, "nothing changed")
+        try write("sub/page.css", "body { margin: 2 }\n")
+        files.reloadIfChanged()
+        XCTAssertEqual(files.generation, start + 1, "an edit")
+        try write("added.css", "p{}")
+        files.reloadIfChanged()
+        XCTAssertEqual(files.generation, start + 2, "an added file")
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("added.css"))
+        files.reloadIfChanged()
+        XCTAssertEqual(files.generation, start + 3, "a removed file")
+    }
 }
