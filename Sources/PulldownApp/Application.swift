@@ -99,7 +99,7 @@ public final class Application: Sendable {
         var router = Router(fallback: { request in staticFiles.respond(to: request) })
         let home = HomePage(feed: feed, files: staticFiles, pageSize: configuration.pageSize)
         for path in ["/", "/index.html"] {
-            router.get(path) { request in home.respond(to: request) }
+            router.add("GET", path, answeringLater: { request, responder in home.respond(to: request, responder) })
         }
         api.addRoutes(to: &router, openAPI: openAPI)
         EventsEndpoint(live: live).addRoute(to: &router)

@@ -33,27 +33,31 @@ final class HomePage: Sendable {
         self.pageSize = pageSize
     }
 
-    func respond(to request: HTTPRequest) -> HTTPResponse {
-        // Read before the page, as for the newest page: what is read is at least this new. The
-        // files' generation likewise, before the template.
-        let revision = feed.currentRevision()
+    /// Answers at once, except on a shared store while a check of its newest id is in flight:
+    /// then the answer waits for the next check without holding a server thread, as the newest
+    /// page does (`Feed.withCurrentRevision`).
+    func respond(to request: HTTPRequest, _ responder: Responder) {
+        feed.withCurrentRevision { revision in responder.send(self.page(for: request, at: revision)) }
+    }
+
+    /// The page at `revision` (read before the page: what is read is at least this new); without
+    /// the feed when the store did not answer, the check or the read.
+    private func page(for request: HTTPRequest, at revision: Result<UInt64, any Error>) -> HTTPResponse {
+        // The files' generation is read before the template, as the revision is before the page.
         let generation = files.generation
-        if let kept = kept.withLock({ kept in
+        if case .success(let revision) = revision, let kept = kept.withLock({ kept in
             kept.flatMap { $0.revision == revision && $0.files == generation ? $0.body.response(to: request) : nil }
         }) {
             return kept
         }
         guard let template = files.file(Self.template) else { return files.respond(to: request) }
-        let page: ItemPage?
-        do {
-            page = try feed.page(before: nil, limit: pageSize)
-        } catch {
+        let page = revision.flatMap { _ in Result { try feed.page(before: nil, limit: pageSize) } }
+        if case .failure(let error) = page {
             ErrorLog.write("store error (the page went out without the feed): \(error)")
-            page = nil
         }
-        let markup = page.map { FeedMarkup.newestPage($0, limit: pageSize) } ?? []
+        let markup = (try? page.get()).map { FeedMarkup.newestPage($0, limit: pageSize) } ?? []
         let body = PreparedBody(Self.fill(template.bytes, with: markup), contentType: template.contentType)
-        if page != nil {
+        if case .success(let revision) = revision, case .success = page {
             kept.withLock { kept in
                 if (kept?.revision ?? 0) <= revision, (kept?.files ?? 0) <= generation {
                     kept = Entry(revision: revision, files: generation, body: body)

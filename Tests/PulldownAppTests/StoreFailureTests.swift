@@ -6,15 +6,6 @@ import XCTest
 
 /// A store that stops answering gets the client a 503 that says nothing about the database.
 final class StoreFailureTests: XCTestCase {
-    /// An unreachable store shared with other processes: the newest page checks it before trusting memory.
-    private final class UnreachableSharedStore: FeedStore {
-        let unreachable = UnreachableStore()
-        func read<R>(_ body: (any FeedStoreReading) throws -> R) throws -> R { try unreachable.read(body) }
-        func write<R>(_ body: (any FeedStoreWriting) throws -> R) throws -> R { try unreachable.write(body) }
-        func observeForeignInserts(_ handler: @escaping @Sendable (Int64?) -> Void) {}
-        var isShared: Bool { true }
-    }
-
     private func api(store: any FeedStore = UnreachableStore()) throws -> API {
         let tokens = try SessionTokens(store: SQLiteStore(path: ":memory:"))
         return API(feed: Feed(store: store), sessions: SessionResolver(tokens: tokens), pageSize: 20)

@@ -8,3 +8,12 @@ final class UnreachableStore: FeedStore {
     func write<R>(_ body: (any FeedStoreWriting) throws -> R) throws -> R { throw failure }
     func observeForeignInserts(_ handler: @escaping @Sendable (Int64?) -> Void) {}
 }
+
+/// The same, shared with other processes: the newest page and `/` check it before trusting memory.
+final class UnreachableSharedStore: FeedStore {
+    let unreachable = UnreachableStore()
+    func read<R>(_ body: (any FeedStoreReading) throws -> R) throws -> R { try unreachable.read(body) }
+    func write<R>(_ body: (any FeedStoreWriting) throws -> R) throws -> R { try unreachable.write(body) }
+    func observeForeignInserts(_ handler: @escaping @Sendable (Int64?) -> Void) {}
+    var isShared: Bool { true }
+}
