@@ -37,6 +37,17 @@ class Bench:
         self.rounds, self.seconds = (2, 3) if quick else (5, 5)
         self._stores = {}
 
+    @staticmethod
+    def playwright(scenario):
+        """Playwright's `sync_playwright`, or None (said on stdout) when it is not installed, so a
+        browser scenario skips rather than failing the run."""
+        try:
+            from playwright.sync_api import sync_playwright
+        except ImportError:
+            print(f"{scenario} skipped: Playwright is not installed (make deps-bench)")
+            return None
+        return sync_playwright
+
     def store(self, count):
         """A copy of a store of `count` items, seeded the first time it is asked for."""
         if count not in self._stores:

@@ -28,10 +28,8 @@ COUNT_FRAMES = """() => { window.__bench.longTasks = 0; window.__bench.frames = 
 
 
 def run(bench):
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        print("browser figures skipped: Playwright is not installed (make deps-test)")
+    sync_playwright = bench.playwright("browser figures")
+    if sync_playwright is None:
         return
     server = start_pulldown(bench.tmp, ":memory:", seed=50)
     # The browser's own floor: a static page that is one article, served the same way.

@@ -10,10 +10,8 @@ API = ("fetch", "xhr", "eventsource")
 
 
 def run(bench):
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        print("page weight skipped: Playwright is not installed (make deps-test)")
+    sync_playwright = bench.playwright("page weight")
+    if sync_playwright is None:
         return
     server = start_pulldown(bench.tmp, ":memory:", seed=50)
     try:

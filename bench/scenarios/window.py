@@ -50,10 +50,8 @@ def heap_mb(cdp):
 def run(bench):
     """Scrolls 2,000 pages (300 with --quick) and prints the figures."""
     pages = 300 if bench.quick else 2000
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        print("window scenario skipped: Playwright is not installed (make deps-test)")
+    sync_playwright = bench.playwright("window scenario")
+    if sync_playwright is None:
         return
     server = start_pulldown(bench.tmp, bench.tmp / "window.sqlite", "--page-size", str(PAGE), seed=100_000)
     url = f"http://127.0.0.1:{server.port}/"
