@@ -44,7 +44,8 @@ struct Refresher: Sendable {
                        in store: any FeedStoreWriting) throws -> RefreshResult {
         let old = try store.session(request.session)
         let baseline = request.after ?? old?.lastSeenID ?? 0
-        let rows = try store.newestItems(after: baseline, limit: request.limit + 1)
+        // Usually nothing is newer than what the session saw: then there is nothing to read.
+        let rows = baseline < newest ? try store.newestItems(after: baseline, limit: request.limit + 1) : []
         let items = Array(rows.prefix(request.limit))
         // A cursor beyond the newest item must not make later refreshes skip real items.
         let lastSeen = max(old?.lastSeenID ?? 0, min(baseline, newest), items.first?.id ?? 0)
