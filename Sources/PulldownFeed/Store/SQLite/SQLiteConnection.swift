@@ -94,11 +94,12 @@ final class SQLiteConnection: @unchecked Sendable {
     ///
     /// IMMEDIATE takes the write lock up front, so another process holding it makes us wait
     /// (busy_timeout) instead of failing halfway through.
+    /// Both are prepared once: a refresh batch is a transaction, and parsing them each time showed.
     func transaction<R>(_ body: () throws -> R) throws -> R {
-        try execute("BEGIN IMMEDIATE")
+        try withStatement("BEGIN IMMEDIATE") { try $0.step() }
         do {
             let result = try body()
-            try execute("COMMIT")
+            try withStatement("COMMIT") { try $0.step() }
             return result
         } catch {
             // ROLLBACK fails only when SQLite already rolled back by itself; nothing more to do then.
