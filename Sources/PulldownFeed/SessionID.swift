@@ -63,7 +63,12 @@ enum Hex {
     }
 
     static func decode(_ text: String) -> [UInt8]? {
-        let utf8 = Array(text.utf8)
+        var text = text
+        // Read in place: session tokens are decoded on every request that carries one.
+        return text.withUTF8(decode(utf8:))
+    }
+
+    private static func decode(utf8: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         guard utf8.count % 2 == 0 else { return nil }
         var out = [UInt8]()
         out.reserveCapacity(utf8.count / 2)

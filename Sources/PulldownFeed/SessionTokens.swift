@@ -44,16 +44,16 @@ public struct SessionTokens: Sendable {
         guard token.utf8.count == 64, let bytes = Hex.decode(token) else { return nil }
         let id = SessionID(bytes: Array(bytes[0..<16]))
         let expected = mac(for: id)
-        let given = Array(bytes[16..<32])
         // Constant time, so response timing does not reveal how many bytes matched.
         let same = expected.withUnsafeBytes { a in
-            given.withUnsafeBytes { b in nettle_memeql_sec(a.baseAddress, b.baseAddress, Self.macLength) }
+            bytes.withUnsafeBytes { b in nettle_memeql_sec(a.baseAddress, b.baseAddress! + 16, Self.macLength) }
         }
         return same != 0 ? id : nil
     }
 
-    private func mac(for id: SessionID) -> [UInt8] {
-        Array(keyed.digest(of: id.bytes).prefix(Self.macLength))
+    /// The first `macLength` bytes of the id's HMAC.
+    private func mac(for id: SessionID) -> ArraySlice<UInt8> {
+        keyed.digest(of: id.bytes).prefix(Self.macLength)
     }
 }
 
