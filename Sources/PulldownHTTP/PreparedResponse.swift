@@ -43,16 +43,22 @@ enum MHDResponseBuilder {
         }
         guard let handle else { fatalError("libmicrohttpd could not allocate a response") }
         for (name, value) in response.headers {
-            _ = MHD_add_response_header(handle, name, value)
+            addHeader(handle, name, value)
         }
         for (name, value) in SecurityHeaders.all where !response.headers.contains(name) {
-            _ = MHD_add_response_header(handle, name, value)
+            addHeader(handle, name, value)
         }
         if SecurityHeaders.needsPolicy(contentType: response.headers["Content-Type"]),
            !response.headers.contains("Content-Security-Policy") {
-            _ = MHD_add_response_header(handle, "Content-Security-Policy", SecurityHeaders.contentSecurityPolicy)
+            addHeader(handle, "Content-Security-Policy", SecurityHeaders.contentSecurityPolicy)
         }
         return handle
+    }
+
+    /// `withCString` rather than passing the strings straight to C: that implicit conversion
+    /// copies a short string (most header names and values) to the heap, on every answer.
+    private static func addHeader(_ handle: OpaquePointer, _ name: String, _ value: String) {
+        _ = name.withCString { name in value.withCString { value in MHD_add_response_header(handle, name, value) } }
     }
 }
 
