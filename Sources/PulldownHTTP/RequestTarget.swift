@@ -29,11 +29,27 @@ public struct RequestTarget: Sendable, Equatable {
             let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
             let questionMark = bytes[..<end].firstIndex(of: UInt8(ascii: "?"))
             let pathBytes = UnsafeBufferPointer(rebasing: bytes[..<(questionMark ?? end)])
+            let rawSegments = pathBytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
             var segments: [String] = []
-            for rawSegment in pathBytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst() {
-                guard let segment = PercentDecoding.decode(bytes: rawSegment) else { return .failure(.malformedPathEncoding) }
-                if segment.utf8.contains(0) { return .failure(.nulByte) }
-                segments.append(segment)
+            segments.reserveCapacity(rawSegments.count)
+            let rawPath: String
+            let path: String
+            if pathBytes.contains(UInt8(ascii: "%")) {
+                for rawSegment in rawSegments {
+                    guard let segment = PercentDecoding.decode(bytes: rawSegment) else { return .failure(.malformedPathEncoding) }
+                    if segment.utf8.contains(0) { return .failure(.nulByte) }
+                    segments.append(segment)
+                }
+                rawPath = String(decoding: pathBytes, as: UTF8.self)
+                path = "/" + segments.joined(separator: "/")
+            } else {
+                // Nothing to decode, the usual case: the decoded path is the raw one, once it is
+                // known to be UTF-8, and a segment is a slice of it.
+                guard let text = String(validating: pathBytes, as: UTF8.self) else { return .failure(.malformedPathEncoding) }
+                if pathBytes.contains(0) { return .failure(.nulByte) }
+                for rawSegment in rawSegments { segments.append(String(decoding: rawSegment, as: UTF8.self)) }
+                rawPath = text
+                path = text
             }
             var query = QueryParameters()
             if let questionMark {
@@ -44,8 +60,7 @@ public struct RequestTarget: Sendable, Equatable {
                 }
                 query = parsed
             }
-            return .success(RequestTarget(rawPath: String(decoding: pathBytes, as: UTF8.self), segments: segments,
-                                          path: "/" + segments.joined(separator: "/"), query: query))
+            return .success(RequestTarget(rawPath: rawPath, segments: segments, path: path, query: query))
         }
     }
 }

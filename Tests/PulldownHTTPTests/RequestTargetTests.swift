@@ -88,6 +88,14 @@ final class RequestTargetTests: XCTestCase {
         XCTAssertEqual(parsed?.query.first("q"), "#")
     }
 
+    func testPathWithoutEscapesIsItsOwnDecoding() {
+        let parsed = target("/café/a+b/?q=1")
+        XCTAssertEqual(parsed?.segments, ["café", "a+b", ""])
+        XCTAssertEqual(parsed?.path, "/café/a+b/")
+        XCTAssertEqual(parsed?.rawPath, "/café/a+b/")
+        XCTAssertEqual(failure("/a\u{0}b"), .nulByte)
+    }
+
     func testDoubleSlashKeepsAnEmptySegment() {
         XCTAssertEqual(target("//etc/passwd")?.segments, ["", "etc", "passwd"])
     }
