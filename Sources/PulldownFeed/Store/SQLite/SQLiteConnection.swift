@@ -61,7 +61,8 @@ final class SQLiteConnection: @unchecked Sendable {
         SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(handle)))
     }
 
-    /// Runs one or more statements that return nothing worth reading (DDL, BEGIN, COMMIT).
+    /// Runs one or more statements that return nothing worth reading (DDL, PRAGMAs): parsed on
+    /// every call, so not for what runs per request (`transaction` prepares its BEGIN and COMMIT).
     func execute(_ sql: String) throws(SQLiteError) {
         let rc = sqlite3_exec(handle, sql, nil, nil, nil)
         guard rc == SQLITE_OK else { throw error(rc) }
@@ -93,8 +94,8 @@ final class SQLiteConnection: @unchecked Sendable {
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back if anything throws.
     ///
     /// IMMEDIATE takes the write lock up front, so another process holding it makes us wait
-    /// (busy_timeout) instead of failing halfway through.
-    /// Both are prepared once: a refresh batch is a transaction, and parsing them each time showed.
+    /// (busy_timeout) instead of failing halfway through. BEGIN and COMMIT are prepared once:
+    /// every refresh batch is a transaction, and parsing them each time showed in perf.
     func transaction<R>(_ body: () throws -> R) throws -> R {
         try withStatement("BEGIN IMMEDIATE") { try $0.step() }
         do {
