@@ -85,33 +85,49 @@ public final class StaticFiles: Sendable {
         return parts.joined(separator: "/")
     }
 
-    /// Whether `Accept-Encoding` allows gzip (present and not refused with `q=0`). Reads bytes:
-    /// it runs for every file served.
+    /// Whether `Accept-Encoding` allows gzip (present and not refused with `q=0`). Scans the
+    /// bytes in place, without splitting into arrays: it runs for every file served.
     static func acceptsGzip(_ header: String?) -> Bool {
-        guard let header else { return false }
-        for coding in header.utf8.split(separator: UInt8(ascii: ",")) {
-            let parameters = coding.split(separator: UInt8(ascii: ";"))
-            guard let name = parameters.first,
-                  equalsIgnoringCase(trimmed(name), "gzip") || equalsIgnoringCase(trimmed(name), "x-gzip")
-            else { continue }
-            let refused = parameters.dropFirst().contains { parameter in
-                let text = String(decoding: trimmed(parameter), as: UTF8.self)
-                guard text.hasPrefix("q=") || text.hasPrefix("Q=") else { return false }
-                return (Double(text.dropFirst(2)) ?? 1) == 0
+        guard var header else { return false }
+        return header.withUTF8 { bytes in
+            var start = 0
+            while start < bytes.count {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.count
+                if let accepted = gzipAcceptance(UnsafeBufferPointer(rebasing: bytes[start..<end])) { return accepted }
+                start = end + 1
             }
-            return !refused
+            return false
         }
-        return false
     }
 
-    private static func trimmed(_ bytes: Substring.UTF8View.SubSequence) -> Substring.UTF8View.SubSequence {
+    /// For one coding of `Accept-Encoding` (`name;param;param`): nil when it is not gzip, else
+    /// whether it is accepted (no `q=0`).
+    private static func gzipAcceptance(_ coding: UnsafeBufferPointer<UInt8>) -> Bool? {
+        let nameEnd = coding.firstIndex(of: UInt8(ascii: ";")) ?? coding.count
+        let name = trimmed(coding[..<nameEnd])
+        guard equalsIgnoringCase(name, "gzip") || equalsIgnoringCase(name, "x-gzip") else { return nil }
+        var start = nameEnd + 1
+        while start < coding.count {
+            let end = coding[start...].firstIndex(of: UInt8(ascii: ";")) ?? coding.count
+            let parameter = trimmed(coding[start..<end])
+            if parameter.count >= 2, parameter.first! | 0x20 == UInt8(ascii: "q"),
+               parameter[parameter.startIndex + 1] == UInt8(ascii: "="),
+               (Double(String(decoding: parameter.dropFirst(2), as: UTF8.self)) ?? 1) == 0 {
+                return false
+            }
+            start = end + 1
+        }
+        return true
+    }
+
+    private static func trimmed(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
         var result = bytes
         while let first = result.first, first == 0x20 || first == 0x09 { result = result.dropFirst() }
         while let last = result.last, last == 0x20 || last == 0x09 { result = result.dropLast() }
         return result
     }
 
-    private static func equalsIgnoringCase(_ bytes: Substring.UTF8View.SubSequence, _ lowercase: StaticString) -> Bool {
+    private static func equalsIgnoringCase(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, _ lowercase: StaticString) -> Bool {
         guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
         var expected = lowercase.utf8Start
         for byte in bytes {
