@@ -1,19 +1,34 @@
 /// One request as a handler sees it: everything read, nothing left to wait for.
 public struct HTTPRequest: Sendable {
-    /// The method token as sent (`GET`, `POST`, ...). Methods are case-sensitive (RFC 9110).
-    public let method: String
-    public let target: RequestTarget
-    public let headers: HTTPHeaders
-    public let body: [UInt8]
+    /// What was read, kept in one object: a request is handed through the router, middleware
+    /// and escaping closures, and each copy of it then costs one reference count, not one per field.
+    private final class Parts: Sendable {
+        let method: String
+        let target: RequestTarget
+        let headers: HTTPHeaders
+        let body: [UInt8]
+
+        init(method: String, target: RequestTarget, headers: HTTPHeaders, body: [UInt8]) {
+            self.method = method
+            self.target = target
+            self.headers = headers
+            self.body = body
+        }
+    }
+
+    private let parts: Parts
     /// The values of the route's `{name}` segments (see `Router`).
     public internal(set) var pathParameters: [String: String] = [:]
 
     public init(method: String, target: RequestTarget, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
-        self.method = method
-        self.target = target
-        self.headers = headers
-        self.body = body
+        parts = Parts(method: method, target: target, headers: headers, body: body)
     }
+
+    /// The method token as sent (`GET`, `POST`, ...). Methods are case-sensitive (RFC 9110).
+    public var method: String { parts.method }
+    public var target: RequestTarget { parts.target }
+    public var headers: HTTPHeaders { parts.headers }
+    public var body: [UInt8] { parts.body }
 
     /// Builds a request from a raw target; for tests and for callers that already trust the target.
     public init?(method: String, rawTarget: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
