@@ -10,12 +10,14 @@ import Synchronization
 /// those calls share. The answer may come from any thread: it arrives through `answer`.
 final class Exchange {
     let rawTarget: String
-    let startedAt = ContinuousClock.now
+    /// When the request began, for the access log; nil when there is none (reading the clock is
+    /// a per-request cost).
+    let startedAt: ContinuousClock.Instant?
     let answer: ExchangeAnswer
 
     var headersSeen = false
     var method = ""
-    var headers = HTTPHeaders()
+    var headers = HTTPHeaders(minimumCapacity: 16)
     var body: [UInt8] = []
     /// The body passed the limit; what is left of it is dropped and the answer is 413.
     var bodyTooLarge = false
@@ -24,6 +26,7 @@ final class Exchange {
 
     init(connection: OpaquePointer, rawTarget: String, server: ServerCore) {
         self.rawTarget = rawTarget
+        self.startedAt = server.configuration.accessLog ? ContinuousClock.now : nil
         self.answer = ExchangeAnswer(connection: connection, server: server)
     }
 

@@ -6,6 +6,12 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
         self.fields = fields
     }
 
+    /// Empty, with room for `minimumCapacity` fields: a request's headers are added one by one.
+    public init(minimumCapacity: Int) {
+        fields = []
+        fields.reserveCapacity(minimumCapacity)
+    }
+
     /// The first value for `name`, compared without regard to case.
     public subscript(name: String) -> String? {
         fields.first { $0.name.caseInsensitiveEquals(name) }?.value

@@ -198,8 +198,8 @@ private let requestEnded: @convention(c) (UnsafeMutableRawPointer?, OpaquePointe
     let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
     let exchange = Unmanaged<Exchange>.fromOpaque(pointer).takeRetainedValue()
     core.inFlight.subtract(1, ordering: .relaxed)
-    if core.configuration.accessLog {
-        let elapsed = ContinuousClock.now - exchange.startedAt
+    if let startedAt = exchange.startedAt {
+        let elapsed = ContinuousClock.now - startedAt
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         let path = exchange.rawTarget.split(separator: "?", maxSplits: 1).first.map(String.init) ?? exchange.rawTarget
         AccessLog.write(method: exchange.method, path: path, status: exchange.status,
