@@ -5,12 +5,19 @@
 public struct RequestTarget: Sendable, Equatable {
     /// The path as sent, still percent-encoded.
     public let rawPath: String
-    /// The path's segments, each percent-decoded on its own, so an encoded `%2F` stays inside
-    /// its segment instead of becoming a separator.
-    public let segments: [String]
     /// The decoded path: segments joined with `/`.
     public let path: String
     public let query: QueryParameters
+    /// The segments of a path that had escapes, each decoded on its own; nil for a path without
+    /// any, the usual case, whose segments are split from `path` only when asked for.
+    private let decodedSegments: [String]?
+
+    /// The path's segments, each percent-decoded on its own, so an encoded `%2F` stays inside
+    /// its segment instead of becoming a separator.
+    public var segments: [String] {
+        decodedSegments ?? path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+            .dropFirst().map { String(Substring($0)) }
+    }
 
     /// Why a target was refused.
     public enum Failure: Error, Equatable {
@@ -23,33 +30,32 @@ public struct RequestTarget: Sendable, Equatable {
     /// Splits and decodes a raw target. Works on UTF-8 bytes: it runs for every request, and
     /// String's Character-level splitting cost more than everything else a request does.
     public static func parse(_ raw: String) -> Result<RequestTarget, Failure> {
+        let whole = raw
         var raw = raw
         return raw.withUTF8 { bytes in
             guard bytes.first == UInt8(ascii: "/") else { return .failure(.notOriginForm) }
             let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
             let questionMark = bytes[..<end].firstIndex(of: UInt8(ascii: "?"))
             let pathBytes = UnsafeBufferPointer(rebasing: bytes[..<(questionMark ?? end)])
-            let rawSegments = pathBytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
-            var segments: [String] = []
-            segments.reserveCapacity(rawSegments.count)
+            if pathBytes.contains(0) { return .failure(.nulByte) }
             let rawPath: String
             let path: String
+            var decodedSegments: [String]?
             if pathBytes.contains(UInt8(ascii: "%")) {
-                for rawSegment in rawSegments {
+                var segments: [String] = []
+                for rawSegment in pathBytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst() {
                     guard let segment = PercentDecoding.decode(bytes: rawSegment) else { return .failure(.malformedPathEncoding) }
                     if segment.utf8.contains(0) { return .failure(.nulByte) }
                     segments.append(segment)
                 }
                 rawPath = String(decoding: pathBytes, as: UTF8.self)
                 path = "/" + segments.joined(separator: "/")
+                decodedSegments = segments
             } else {
-                // Nothing to decode, the usual case: the decoded path is the raw one, once it is
-                // known to be UTF-8, and a segment is a slice of it.
-                guard let text = String(validating: pathBytes, as: UTF8.self) else { return .failure(.malformedPathEncoding) }
-                if pathBytes.contains(0) { return .failure(.nulByte) }
-                for rawSegment in rawSegments { segments.append(String(decoding: rawSegment, as: UTF8.self)) }
-                rawPath = text
-                path = text
+                // Nothing to decode, the usual case: the decoded path is the raw one, and when
+                // nothing follows it, it is the target itself (a String is valid UTF-8 already).
+                rawPath = pathBytes.count == bytes.count ? whole : String(decoding: pathBytes, as: UTF8.self)
+                path = rawPath
             }
             var query = QueryParameters()
             if let questionMark {
@@ -60,7 +66,7 @@ public struct RequestTarget: Sendable, Equatable {
                 }
                 query = parsed
             }
-            return .success(RequestTarget(rawPath: rawPath, segments: segments, path: path, query: query))
+            return .success(RequestTarget(rawPath: rawPath, path: path, query: query, decodedSegments: decodedSegments))
         }
     }
 }
