@@ -34,11 +34,7 @@ public struct SessionID: Sendable, Hashable {
 
     /// The 16 bytes, big-endian: what is stored and what the token signs.
     var bytes: [UInt8] {
-        var out = [UInt8]()
-        out.reserveCapacity(16)
-        for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: high >> UInt64(shift))) }
-        for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: low >> UInt64(shift))) }
-        return out
+        withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { Array($0) }
     }
 
     /// 32 lowercase hex characters.
