@@ -59,7 +59,8 @@ struct JSONBody {
     }
 
     /// Throws a 400 naming every field not in `known`: a misspelt field should not be ignored.
-    func rejectUnknown(_ known: Set<String>) throws(Problem) {
+    /// Refuses fields not in `known`: a handful of names, looked through without hashing.
+    func rejectUnknown(_ known: [String]) throws(Problem) {
         let unknown = fields.keys.filter { !known.contains($0) }.sorted()
         guard unknown.isEmpty else {
             throw Problem.badRequest("The body has fields this endpoint does not know.",
