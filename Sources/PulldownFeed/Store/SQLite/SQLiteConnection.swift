@@ -11,7 +11,7 @@ final class SQLiteConnection: @unchecked Sendable {
     let handle: OpaquePointer
     /// The path as the caller gave it, for messages.
     let path: String
-    private var statements: [String: OpaquePointer] = [:]
+    private var statements: [StatementKey: OpaquePointer] = [:]
 
     init(path: String, flags: Int32) throws(SQLiteError) {
         var db: OpaquePointer?
@@ -79,12 +79,12 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     private func prepared(_ sql: String) throws(SQLiteError) -> OpaquePointer {
-        if let cached = statements[sql] { return cached }
+        if let cached = statements[StatementKey(sql: sql)] { return cached }
         var statement: OpaquePointer?
         // PERSISTENT: these statements live as long as the connection.
         let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard rc == SQLITE_OK, let statement else { throw error(rc) }
-        statements[sql] = statement
+        statements[StatementKey(sql: sql)] = statement
         return statement
     }
 
@@ -107,5 +107,20 @@ final class SQLiteConnection: @unchecked Sendable {
             _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
             throw error
         }
+    }
+}
+
+/// SQL text as the key of the statement cache. Hashing a whole statement, a hundred bytes or
+/// more, cost more than the rest of the look-up; a connection's few dozen statements are told
+/// apart by their length and last eight bytes, and equality still compares the whole text.
+private struct StatementKey: Hashable {
+    let sql: String
+
+    func hash(into hasher: inout Hasher) {
+        let tail = sql.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.suffix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        }
+        hasher.combine(sql.utf8.count)
+        hasher.combine(tail)
     }
 }
