@@ -34,7 +34,13 @@ public struct SessionID: Sendable, Hashable {
 
     /// The 16 bytes, big-endian: what is stored and what the token signs.
     var bytes: [UInt8] {
-        withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { Array($0) }
+        withBytes { Array($0) }
+    }
+
+    /// The same 16 bytes, lent without building an array: for the MAC and the SQL binding, which
+    /// run on every refresh.
+    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withUnsafeBytes(of: (high.bigEndian, low.bigEndian), body)
     }
 
     /// 32 lowercase hex characters.

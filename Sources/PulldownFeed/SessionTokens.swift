@@ -53,7 +53,7 @@ public struct SessionTokens: Sendable {
 
     /// The first `macLength` bytes of the id's HMAC.
     private func mac(for id: SessionID) -> ArraySlice<UInt8> {
-        keyed.digest(of: id.bytes).prefix(Self.macLength)
+        id.withBytes { keyed.digest(of: $0) }.prefix(Self.macLength)
     }
 }
 
@@ -70,8 +70,12 @@ struct KeyedHMAC: Sendable {
 
     /// HMAC-SHA256(key, message): 32 bytes.
     func digest(of message: [UInt8]) -> [UInt8] {
+        message.withUnsafeBytes { digest(of: $0) }
+    }
+
+    func digest(of message: UnsafeRawBufferPointer) -> [UInt8] {
         var context = self.context
-        message.withUnsafeBufferPointer { nettle_hmac_sha256_update(&context, $0.count, $0.baseAddress) }
+        nettle_hmac_sha256_update(&context, message.count, message.baseAddress?.assumingMemoryBound(to: UInt8.self))
         return [UInt8](unsafeUninitializedCapacity: Int(SHA256_DIGEST_SIZE)) { buffer, count in
             nettle_hmac_sha256_digest(&context, buffer.count, buffer.baseAddress)
             count = buffer.count

@@ -31,10 +31,15 @@ struct SQLiteStatement: StoreRow {
     }
 
     func bind(_ index: Int32, blob: [UInt8]) throws(SQLiteError) {
-        let rc = blob.withUnsafeBytes { raw in
-            sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), Self.transient)
-        }
-        try check(rc)
+        try check(blob.withUnsafeBytes { bindBlob(index, $0) })
+    }
+
+    func bind(_ index: Int32, blob: UnsafeRawBufferPointer) throws(SQLiteError) {
+        try check(bindBlob(index, blob))
+    }
+
+    private func bindBlob(_ index: Int32, _ blob: UnsafeRawBufferPointer) -> Int32 {
+        sqlite3_bind_blob(handle, index, blob.baseAddress, Int32(blob.count), Self.transient)
     }
 
     /// Advances to the next row; false when the statement is done.

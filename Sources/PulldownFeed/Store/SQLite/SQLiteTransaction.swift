@@ -63,7 +63,7 @@ struct SQLiteTransaction: FeedStoreWriting, KeysetItemReading {
 
     func session(_ id: SessionID) throws -> SessionRecord? {
         try connection.withStatement(Self.selectSession) { statement in
-            try statement.bind(1, blob: id.bytes)
+            try id.withBytes { try statement.bind(1, blob: $0) }
             guard try statement.step() else { return nil }
             return SessionRecord(row: statement)
         }
@@ -71,7 +71,7 @@ struct SQLiteTransaction: FeedStoreWriting, KeysetItemReading {
 
     func saveSession(_ id: SessionID, _ record: SessionRecord) throws {
         try connection.withStatement(Self.upsertSession) { statement in
-            try statement.bind(1, blob: id.bytes)
+            try id.withBytes { try statement.bind(1, blob: $0) }
             try statement.bind(2, record.lastUpdated)
             try statement.bind(3, record.lastSeenID)
             try statement.bind(4, record.refreshCount)
