@@ -19,14 +19,19 @@ struct SessionResolver: Sendable {
     }
 
     func resolve(_ request: HTTPRequest) -> Resolved {
-        let candidates = request.headers.values(for: Self.headerName) + request.cookie(Self.cookieName)
-        for candidate in candidates {
-            if let id = tokens.verify(candidate) {
-                return Resolved(id: id, token: candidate, isNew: false)
-            }
+        // The header first; the cookies are parsed only when it carries no valid id.
+        if let found = firstValid(request.headers.values(for: Self.headerName)) ?? firstValid(request.cookie(Self.cookieName)) {
+            return found
         }
         let issued = tokens.issue()
         return Resolved(id: issued.id, token: issued.token, isNew: true)
+    }
+
+    private func firstValid(_ candidates: [String]) -> Resolved? {
+        for candidate in candidates {
+            if let id = tokens.verify(candidate) { return Resolved(id: id, token: candidate, isNew: false) }
+        }
+        return nil
     }
 
     /// Echoes the id, and sets the cookie when the id is new.
