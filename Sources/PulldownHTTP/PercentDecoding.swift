@@ -12,6 +12,9 @@ public enum PercentDecoding {
     /// The same, for bytes that are one component of a target.
     public static func decode<C: Collection<UInt8>>(bytes input: C, plusAsSpace: Bool = false) -> String? {
         guard input.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
+            // Nothing to decode, the usual case: validated in place when the bytes are contiguous
+            // (the generic path cost more than the rest of a query's parsing).
+            if let text = input.withContiguousStorageIfAvailable({ String(validating: $0, as: UTF8.self) }) { return text }
             return String(validating: input, as: UTF8.self)
         }
         let input = Array(input)
