@@ -19,9 +19,11 @@ struct ItemsQuery: Equatable {
     static func parse(_ query: QueryParameters, defaultLimit: Int) throws(Problem) -> ItemsQuery {
         var invalid: [Problem.InvalidParam] = []
         func single(_ name: String) -> String? {
-            let values = query.values(for: name)
-            if values.count > 1 { invalid.append(.init(name: name, reason: "must be given at most once")) }
-            return values.first
+            let first = query.first(name)
+            if first != nil, query.pairs.lazy.filter({ $0.name == name }).dropFirst().first != nil {
+                invalid.append(.init(name: name, reason: "must be given at most once"))
+            }
+            return first
         }
         func integer(_ name: String, in range: ClosedRange<Int64>) -> Int64? {
             guard let text = single(name) else { return nil }
@@ -32,8 +34,11 @@ struct ItemsQuery: Equatable {
             return value
         }
 
-        for name in query.names where !names.contains(name) && !knobNames.contains(name) {
-            invalid.append(.init(name: name, reason: "is not a parameter of this endpoint (limit, before, after)"))
+        // Names are listed (each once) only when one is unknown: the usual query has none.
+        if query.pairs.contains(where: { !names.contains($0.name) && !knobNames.contains($0.name) }) {
+            for name in query.names where !names.contains(name) && !knobNames.contains(name) {
+                invalid.append(.init(name: name, reason: "is not a parameter of this endpoint (limit, before, after)"))
+            }
         }
         let limit = integer("limit", in: 1...Int64(Configuration.maxPageSize)).map(Int.init)
         let before = integer("before", in: 1...Int64.max)
