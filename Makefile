@@ -7,7 +7,7 @@ ARGS ?=
 # relocated at load and cost about 8 MB more resident memory (README, Performance).
 RELEASE_BUILD := swift build -c release --product pulldown --static-swift-stdlib
 
-.PHONY: run test test-repeat bench soak build public postgres-demo deps-build deps-test deps-bench test-swift test-js test-live clean
+.PHONY: run test test-repeat bench instructions soak build public postgres-demo deps-build deps-test deps-bench test-swift test-js test-live clean
 
 # The page is served bundled (.build/public, what users get); `--public Public` serves the sources as they are.
 run: deps-build public
@@ -47,6 +47,12 @@ test-live:
 bench: deps-bench public
 	$(RELEASE_BUILD)
 	.venv/bin/python bench/bench.py $(ARGS)
+
+# Instructions per request under callgrind: the same on every run, to compare two builds exactly
+# (bench/instructions.py). ARGS passes builds and options, e.g. ARGS="old/pulldown .build/release/pulldown".
+instructions: deps-bench public
+	$(RELEASE_BUILD)
+	.venv/bin/python bench/instructions.py $(ARGS)
 
 # The longer reliability suite, a few minutes (README, Reliability); not part of `make test`.
 # ARGS passes options through, e.g. ARGS="--duration 20 --crash-rounds 2".

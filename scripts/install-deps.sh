@@ -4,7 +4,8 @@
 #   scripts/install-deps.sh test    the above, plus Chromium, Node, PostgreSQL, wrk, sqlite3 and stress-ng for
 #                                   the tests, make test-repeat and make soak, and a Python virtual environment
 #                                   with pinned packages
-#   scripts/install-deps.sh bench   the above build set, plus wrk and nginx
+#   scripts/install-deps.sh bench   the above build set, plus wrk, nginx, Chromium, PostgreSQL, gcc and
+#                                   valgrind (make bench, make instructions)
 #   scripts/install-deps.sh postgres  the build set, plus PostgreSQL (make postgres-demo)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +18,7 @@ case "${1:-build}" in
   # stress-ng: make test-repeat BUSY=K keeps every core busy with it.
   test) want+=(chromium postgresql wrk sqlite3 stress-ng) ;;
   postgres) want+=(postgresql) ;;
-  bench) want+=(wrk nginx-light chromium postgresql gcc) ;;
+  bench) want+=(wrk nginx-light chromium postgresql gcc valgrind) ;;
   *) echo "usage: $0 build|test|bench|postgres" >&2; exit 2 ;;
 esac
 command -v node >/dev/null 2>&1 || [ "${1:-build}" != test ] || want+=(nodejs)
