@@ -1,11 +1,11 @@
 """The user-space instructions one request costs, counted by callgrind.
 
 wrk's figures on this box move by 10% and more from run to run, so a change worth 5% cannot be
-seen with them. An instruction count is the same on every run: this script runs a build under
-callgrind, sends each request `--count` times over one keep-alive connection (after a warm-up,
-with counting switched on only around them) and prints instructions per request, for each build
-given, so two builds can be compared exactly. It counts the server's own code and its libraries,
-not the kernel, and not time: use `make bench` for speed.
+seen with them. An instruction count moves by a fraction of a percent (a timer firing during the
+count), so two builds can be compared closely: this script runs each build given under callgrind,
+sends each kind of request `--count` times over one keep-alive connection (after a warm-up, with
+counting switched on only around them) and prints the instructions per request. It counts the
+server's own code and its libraries, not the kernel, and not time: `make bench` measures speed.
 
 libmicrohttpd zeroes each connection's memory pool on every request with `rep stosb`, which
 callgrind counts one byte at a time; that part is printed apart, as "pool zeroing".
