@@ -34,9 +34,10 @@ struct ItemsQuery: Equatable {
             return value
         }
 
+        func isUnknown(_ name: String) -> Bool { !names.contains(name) && !knobNames.contains(name) }
         // Names are listed (each once) only when one is unknown: the usual query has none.
-        if query.pairs.contains(where: { !names.contains($0.name) && !knobNames.contains($0.name) }) {
-            for name in query.names where !names.contains(name) && !knobNames.contains(name) {
+        if query.pairs.contains(where: { isUnknown($0.name) }) {
+            for name in query.names where isUnknown(name) {
                 invalid.append(.init(name: name, reason: "is not a parameter of this endpoint (limit, before, after)"))
             }
         }

@@ -59,7 +59,7 @@ struct JSONBody {
     }
 
     /// Throws a 400 naming every field not in `known`: a misspelt field should not be ignored.
-    /// Refuses fields not in `known`: a handful of names, looked through without hashing.
+    /// `known` is a handful of names, looked through without hashing.
     func rejectUnknown(_ known: [String]) throws(Problem) {
         let unknown = fields.keys.filter { !known.contains($0) }.sorted()
         guard unknown.isEmpty else {

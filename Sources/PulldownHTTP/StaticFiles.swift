@@ -106,18 +106,13 @@ public final class StaticFiles: Sendable {
         let nameEnd = coding.firstIndex(of: UInt8(ascii: ";")) ?? coding.count
         let name = trimmed(coding[..<nameEnd])
         guard equalsIgnoringCase(name, "gzip") || equalsIgnoringCase(name, "x-gzip") else { return nil }
-        var start = nameEnd + 1
-        while start < coding.count {
-            let end = coding[start...].firstIndex(of: UInt8(ascii: ";")) ?? coding.count
-            let parameter = trimmed(coding[start..<end])
-            if parameter.count >= 2, parameter.first! | 0x20 == UInt8(ascii: "q"),
-               parameter[parameter.startIndex + 1] == UInt8(ascii: "="),
-               (Double(String(decoding: parameter.dropFirst(2), as: UTF8.self)) ?? 1) == 0 {
-                return false
-            }
-            start = end + 1
+        // Only gzip's own parameters are split out, and gzip rarely has any.
+        let refused = coding[nameEnd...].split(separator: UInt8(ascii: ";")).contains { parameter in
+            let text = String(decoding: trimmed(parameter), as: UTF8.self)
+            guard text.hasPrefix("q=") || text.hasPrefix("Q=") else { return false }
+            return (Double(text.dropFirst(2)) ?? 1) == 0
         }
-        return true
+        return !refused
     }
 
     private static func trimmed(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
