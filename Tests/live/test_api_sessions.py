@@ -61,6 +61,16 @@ def test_a_known_id_in_the_cookie_is_echoed_without_a_new_cookie(server):
     assert reply.json()["refreshCount"] == 1
 
 
+def test_the_header_wins_over_the_cookie_and_a_forged_header_falls_back_to_it(server):
+    from_header = post(server, "/api/refresh").session
+    from_cookie = post(server, "/api/refresh").session
+    cookie = {"Cookie": f"pulldown_session={from_cookie}"}
+    assert get(server, "/api/session", headers=with_session(from_header, cookie)).session == from_header
+    reply = get(server, "/api/session", headers=with_session("0" * 64, cookie))
+    assert reply.session == from_cookie
+    assert reply.header("Set-Cookie") is None
+
+
 def test_a_client_without_cookies_keeps_one_session_through_the_header(server):
     session = post(server, "/api/refresh").session
     for _ in range(3):
