@@ -11,3 +11,12 @@ static inline const union MHD_ConnectionInfo *
 pulldown_connection_info(struct MHD_Connection *connection, enum MHD_ConnectionInfoType type) {
     return MHD_get_connection_info(connection, type);
 }
+
+// The accept loop hands sockets to MHD_add_connection. accept4, which makes the socket
+// non-blocking and close-on-exec in the same call, is declared by glibc only under _GNU_SOURCE,
+// which Swift's view of the system headers does not define.
+extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+static inline int
+pulldown_accept(int fd, struct sockaddr *address, socklen_t *length) {
+    return accept4(fd, address, length, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}

@@ -22,7 +22,10 @@ final class Exchange {
     /// The body passed the limit; what is left of it is dropped and the answer is 413.
     var bodyTooLarge = false
     var status: Int?
-    var bytesSent = 0
+    /// The body's length, for the access log; a streamed body counts what it has sent.
+    var bytesSent: Int { stream?.bytesSent ?? fixedBodyBytes }
+    private var fixedBodyBytes = 0
+    private var stream: ResponseStream?
 
     init(connection: OpaquePointer, rawTarget: String, server: ServerCore) {
         self.rawTarget = rawTarget
@@ -50,7 +53,8 @@ final class Exchange {
     private func queue(_ response: HTTPResponse) {
         status = response.status
         // HEAD and 304 answers state the body's length but send no body.
-        bytesSent = method == "HEAD" || response.status == 304 ? 0 : response.body.count
+        fixedBodyBytes = method == "HEAD" || response.status == 304 ? 0 : response.body.count
+        stream = response.stream
         response.stream?.attach(to: answer.connection, server: answer.server)
         answer.connection.queue(response)
     }

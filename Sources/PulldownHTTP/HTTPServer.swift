@@ -19,7 +19,7 @@ public final class HTTPServer: Sendable {
 
     /// Binds, starts the worker threads and begins accepting connections.
     public init(configuration: ServerConfiguration, handler: @escaping HTTPHandler) throws(StartError) {
-        let socket: (fd: Int32, isIPv6: Bool, port: UInt16)
+        let socket: (fd: Int32, port: UInt16)
         do {
             socket = try ListeningSocket.open(host: configuration.host, port: configuration.port,
                                               backlog: configuration.listenBacklog)
@@ -28,7 +28,7 @@ public final class HTTPServer: Sendable {
         }
         self.core = ServerCore(configuration: configuration, handler: handler)
         self.port = socket.port
-        guard core.start(listeningSocket: socket.fd, isIPv6: socket.isIPv6) else {
+        guard core.start(listeningSocket: socket.fd) else {
             close(socket.fd)
             throw StartError(description: "the HTTP server could not start on \(configuration.host):\(socket.port)")
         }
@@ -62,6 +62,8 @@ final class ServerCore: Sendable {
     /// Open streamed bodies; closed once the stop has closed them, after which a new one is
     /// closed as soon as it is attached.
     let streams = ClosingRegistry<ResponseStream>()
+    /// Accepts connections and holds the connection limit (libmicrohttpd has no listening socket).
+    let acceptLoop: AcceptLoop
     private let running = Mutex<RunningDaemon?>(nil)
     private let stopSequence: Mutex<StopSequence>
     /// The whole-request deadline; nil when connections may stay forever (timeout 0).
@@ -69,9 +71,8 @@ final class ServerCore: Sendable {
 
     /// What exists only while libmicrohttpd runs.
     private struct RunningDaemon: @unchecked Sendable {
-        // @unchecked: libmicrohttpd lets any thread quiesce and stop its daemon.
+        // @unchecked: libmicrohttpd lets any thread add connections to its daemon and stop it.
         let daemon: OpaquePointer
-        let listeningSocket: Int32
         /// The daemon's reference to this object.
         let context: Unmanaged<ServerCore>
     }
@@ -81,16 +82,21 @@ final class ServerCore: Sendable {
         self.handler = handler
         self.deadlines = configuration.connectionTimeout > 0 ? ReadDeadlines(limit: configuration.connectionTimeout) : nil
         self.stopSequence = Mutex(StopSequence(gracePeriod: configuration.stopGracePeriod))
+        self.acceptLoop = AcceptLoop(limit: Int(configuration.connectionLimit))
     }
 
-    func start(listeningSocket fd: Int32, isIPv6: Bool) -> Bool {
+    /// Starts libmicrohttpd's threads, then accepts on `fd` (bound and listening). On failure
+    /// nothing is left running and `fd` is still the caller's.
+    func start(listeningSocket fd: Int32) -> Bool {
         let context = Unmanaged.passRetained(self)
         let pointer = context.toOpaque()
         var options: [MHD_OptionItem] = [
-            option(.LISTEN_SOCKET, Int(fd)),
             option(.THREAD_POOL_SIZE, configuration.threads),
             option(.CONNECTION_TIMEOUT, Int(configuration.connectionTimeout)),
-            option(.CONNECTION_LIMIT, Int(configuration.connectionLimit)),
+            // The accept loop holds the real limit. libmicrohttpd splits its own across the pool
+            // and counts a connection only once its thread has taken it, so with the same figure
+            // a burst could find one thread "full" and be closed unseen; this one is never reached.
+            option(.CONNECTION_LIMIT, Int(configuration.connectionLimit) * max(1, configuration.threads)),
             option(.CONNECTION_MEMORY_LIMIT, configuration.connectionMemoryLimit),
             // Hand the raw target to RequestTarget: libmicrohttpd's own unescaping would turn
             // %2F into a separator and hide malformed escapes.
@@ -100,9 +106,9 @@ final class ServerCore: Sendable {
             option(.NOTIFY_CONNECTION, function: unsafeBitCast(connectionChanged, to: UnsafeMutableRawPointer.self), pointer),
             MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
         ]
-        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue
-            | MHD_USE_TURBO.rawValue
-        if isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        // MHD_USE_ITC: a connection handed over with MHD_add_connection wakes its thread at once.
+        let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue
+            | MHD_USE_TURBO.rawValue | MHD_USE_NO_LISTEN_SOCKET.rawValue
         let started = options.withUnsafeMutableBufferPointer { items in
             withVaList([MHD_OPTION.ARRAY.rawValue, items.baseAddress!, MHD_OPTION.END.rawValue]) { arguments in
                 MHD_start_daemon_va(flags, 0, nil, nil, handleAccess, pointer, arguments)
@@ -114,7 +120,11 @@ final class ServerCore: Sendable {
         }
         // Started only now, so a failed start leaves no sweeper thread behind.
         deadlines?.start()
-        running.withLock { $0 = RunningDaemon(daemon: started, listeningSocket: fd, context: context) }
+        let daemon = RunningDaemon(daemon: started, context: context)
+        running.withLock { $0 = daemon }
+        acceptLoop.start(socket: fd) { socket, address, length in
+            MHD_add_connection(daemon.daemon, socket, address, length) == .YES
+        }
         return true
     }
 
@@ -124,11 +134,11 @@ final class ServerCore: Sendable {
     /// Carries out the `StopSequence`, measuring its periods on the configured clock.
     func stop() {
         let clock = configuration.clock
-        guard stopSequence.withLock({ $0.begin(now: clock.now()) }) == .quiesce,
+        guard stopSequence.withLock({ $0.begin(now: clock.now()) }) == .stopAccepting,
               let daemon = running.withLock({ $0 }) else { return }
-        // Stop accepting; libmicrohttpd gives the listening socket back to close. Streams never
+        // Stop accepting: the accept loop ends and closes the listening socket. Streams never
         // finish by themselves: they are closed now, not at the end of the grace period.
-        let quiesced = MHD_quiesce_daemon(daemon.daemon)
+        acceptLoop.stop()
         for stream in streams.close() { stream.close() }
         while true {
             let inFlight = inFlight.load(ordering: .relaxed)
@@ -141,12 +151,10 @@ final class ServerCore: Sendable {
             case .stopThreads:
                 MHD_stop_daemon(daemon.daemon)
                 deadlines?.stop()
-                if quiesced >= 0 { close(quiesced) }
-                if daemon.listeningSocket >= 0 && daemon.listeningSocket != quiesced { close(daemon.listeningSocket) }
                 running.withLock { $0 = nil }
                 daemon.context.release()
                 return
-            case .quiesce, .none:
+            case .stopAccepting, .none:
                 return
             }
         }
@@ -207,14 +215,17 @@ private let requestEnded: @convention(c) (UnsafeMutableRawPointer?, OpaquePointe
     }
 }
 
-/// Called when a connection opens and when it closes: keeps the read deadline's list of sockets.
+/// Called when a connection opens and when it closes: keeps the read deadline's list of sockets
+/// and frees the closed connection's slot in the accept loop.
 private let connectionChanged: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_ConnectionNotificationCode) -> Void = { context, connection, slot, code in
     guard let context, let connection, let slot else { return }
     let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
-    guard let deadlines = core.deadlines else { return }
     switch code {
-    case .CONNECTION_NOTIFY_STARTED: deadlines.opened(connection, context: slot)
-    default: deadlines.closed(context: slot)
+    case .CONNECTION_NOTIFY_STARTED:
+        core.deadlines?.opened(connection, context: slot)
+    default:
+        core.deadlines?.closed(context: slot)
+        core.acceptLoop.connectionClosed()
     }
 }
 

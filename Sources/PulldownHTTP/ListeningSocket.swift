@@ -1,14 +1,14 @@
 import Foundation
 
-/// Creates the listening socket before libmicrohttpd starts, so that a bad host or a port in
-/// use gives the system's own reason instead of a bare failure.
+/// Creates the listening socket (non-blocking, close-on-exec) that `AcceptLoop` accepts on, so
+/// that a bad host or a port in use gives the system's own reason instead of a bare failure.
 enum ListeningSocket {
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
-    /// Binds and listens; returns the descriptor, the family and the port actually bound.
-    static func open(host: String, port: UInt16, backlog: Int32) throws(Failure) -> (fd: Int32, isIPv6: Bool, port: UInt16) {
+    /// Binds and listens; returns the descriptor and the port actually bound.
+    static func open(host: String, port: UInt16, backlog: Int32) throws(Failure) -> (fd: Int32, port: UInt16) {
         var hints = addrinfo()
         hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
         hints.ai_family = AF_UNSPEC
@@ -21,7 +21,7 @@ enum ListeningSocket {
         defer { freeaddrinfo(list) }
 
         let family = first.pointee.ai_family
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(family, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "cannot create a socket: \(errorText())") }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -35,7 +35,7 @@ enum ListeningSocket {
             close(fd)
             throw Failure(description: "cannot listen on \(host):\(port): \(reason)")
         }
-        return (fd, family == AF_INET6, boundPort(fd))
+        return (fd, boundPort(fd))
     }
 
     private static func boundPort(_ fd: Int32) -> UInt16 {

@@ -19,6 +19,7 @@ public final class ResponseStream: Sendable {
     }
 
     private let shared: Mutex<Shared>
+    private let sent = Atomic<Int>(0)
 
     /// `maxPendingBytes`: how far a slow reader may fall behind before the stream is closed.
     public init(maxPendingBytes: Int = 256 * 1024) {
@@ -48,6 +49,9 @@ public final class ResponseStream: Sendable {
     }
 
     public var isClosed: Bool { shared.withLock { $0.state.isClosed } }
+
+    /// Bytes handed to libmicrohttpd so far (the access log's figure).
+    public var bytesSent: Int { sent.load(ordering: .relaxed) }
 
     /// Called once, on any thread, when the body has ended; at once if it already has.
     public func onEnd(_ handler: @escaping @Sendable () -> Void) {
@@ -80,6 +84,7 @@ public final class ResponseStream: Sendable {
         let (result, connection) = shared.withLock { ($0.state.read(into: buffer), $0.connection) }
         switch result {
         case .wrote(let count):
+            sent.add(count, ordering: .relaxed)
             return count
         case .end:
             return MHD_CONTENT_READER_END_OF_STREAM

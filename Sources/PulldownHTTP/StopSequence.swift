@@ -16,12 +16,12 @@ struct StopSequence {
 
     enum Action: Equatable {
         /// Stop accepting new connections.
-        case quiesce
+        case stopAccepting
         /// Nothing to do yet: check again a little later.
         case wait
         /// Answer every suspended request with 503, and refuse new suspensions.
         case answerWaiting
-        /// Stop libmicrohttpd's threads and close the listening socket.
+        /// Stop libmicrohttpd's threads.
         case stopThreads
         /// Already stopped (a second `stop()`).
         case none
@@ -42,7 +42,7 @@ struct StopSequence {
     mutating func begin(now: ContinuousClock.Instant) -> Action {
         guard phase == .running else { return .none }
         phase = .draining(deadline: now + gracePeriod)
-        return .quiesce
+        return .stopAccepting
     }
 
     /// The next step, given the time and how many requests are in flight.

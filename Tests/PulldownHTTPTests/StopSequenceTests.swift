@@ -7,7 +7,7 @@ final class StopSequenceTests: XCTestCase {
 
     func testNothingInFlightStopsAtOnce() {
         var stop = StopSequence(gracePeriod: .milliseconds(600))
-        XCTAssertEqual(stop.begin(now: start), .quiesce)
+        XCTAssertEqual(stop.begin(now: start), .stopAccepting)
         XCTAssertEqual(stop.step(now: start, inFlight: 0), .answerWaiting)
         XCTAssertEqual(stop.step(now: start, inFlight: 0), .stopThreads)
         XCTAssertEqual(stop.phase, .stopped)
@@ -34,7 +34,7 @@ final class StopSequenceTests: XCTestCase {
 
     func testASecondStopDoesNothing() {
         var stop = StopSequence(gracePeriod: .milliseconds(600))
-        XCTAssertEqual(stop.begin(now: start), .quiesce)
+        XCTAssertEqual(stop.begin(now: start), .stopAccepting)
         XCTAssertEqual(stop.begin(now: start), .none)
     }
 }

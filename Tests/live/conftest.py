@@ -14,8 +14,9 @@ def start_server(tmp_path):
     """
     servers = []
 
-    def start(*args, db=None, seed="0", new_items_every="0", quiet=True, env=None):
-        server = start_in(tmp_path, *args, db=db, seed=seed, new_items_every=new_items_every, quiet=quiet, env=env)
+    def start(*args, db=None, seed="0", new_items_every="0", quiet=True, env=None, binary=None):
+        server = start_in(tmp_path, *args, db=db, seed=seed, new_items_every=new_items_every, quiet=quiet, env=env,
+                          binary=binary)
         servers.append(server)
         return server
 

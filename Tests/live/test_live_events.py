@@ -160,3 +160,20 @@ def test_an_open_file_limit_too_low_for_the_streams_is_said_at_start(tmp_path):
     assert len(warnings) == 1, stderr
     assert "open-file limit is 512" in warnings[0]
     assert "14064" in warnings[0], "4000 connections + 10000 streams + 64"
+
+
+def test_the_access_log_counts_the_bytes_a_stream_sent(start_server):
+    server = start_server(seed="5", quiet=False)
+    stream = Stream(server)
+    retry = stream.next_event()
+    item = post(server, "Counted")
+    event = stream.next_items()
+    assert event.id == str(item)
+    # The stream's line is written when it ends: the stop ends every stream.
+    assert server.stop() == 0
+    lines = [line for line in server.access_log() if line["path"] == "/api/events"]
+    assert len(lines) == 1, lines
+    # At least the retry field and the event the client read, framed as server-sent events.
+    received = len("retry: 1000\n\n") + len(f"event: items\nid: {item}\ndata: ") + len(event.fields["data"].encode())
+    assert retry.fields == {"retry": "1000"}
+    assert int(lines[0]["bytes"]) >= received, (lines[0], received)
