@@ -36,10 +36,12 @@ let package = Package(
         .target(name: "PulldownApp", dependencies: ["PulldownHTTP", "PulldownFeed", "CJansson"],
                 resources: [.copy("Resources/openapi.json")]),
         .executableTarget(name: "pulldown", dependencies: ["PulldownApp"]),
+        // What the tests share and the program never uses.
+        .target(name: "PulldownTesting", dependencies: ["PulldownFeed"]),
 
         .testTarget(name: "PulldownHTTPTests", dependencies: ["PulldownHTTP"]),
-        .testTarget(name: "PulldownFeedTests", dependencies: ["PulldownFeed"]),
-        .testTarget(name: "PulldownAppTests", dependencies: ["PulldownApp"]),
+        .testTarget(name: "PulldownFeedTests", dependencies: ["PulldownFeed", "PulldownTesting"]),
+        .testTarget(name: "PulldownAppTests", dependencies: ["PulldownApp", "PulldownTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

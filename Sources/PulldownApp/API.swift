@@ -14,7 +14,7 @@ struct API: Sendable {
     /// The API's routes, added to the server's one router.
     func addRoutes(to router: inout Router, openAPI: HTTPResponse) {
         router.add("GET", "/api/items", answeringLater: { request, responder in self.items(request, responder) })
-        router.post("/api/items") { request in self.addItem(request) }
+        router.add("POST", "/api/items", answeringLater: { request, responder in self.addItem(request, responder) })
         router.get("/api/items/{id}") { request in self.item(request) }
         router.add("POST", "/api/refresh", answeringLater: { request, responder in self.refresh(request, responder) })
         router.get("/api/session") { request in self.session(request) }
@@ -157,29 +157,44 @@ struct API: Sendable {
 
     // MARK: POST /api/items
 
-    func addItem(_ request: HTTPRequest) -> HTTPResponse {
-        Self.answer {
-            let body = try JSONBody(request, emptyAllowed: false)
-            try body.rejectUnknown(["title", "body", "author"])
-            var invalid: [Problem.InvalidParam] = []
-            func field(_ name: String) -> String? {
-                switch body.string(name) {
-                case .success(let value): return value
-                case .failure(let param): invalid.append(param); return nil
-                }
-            }
-            let title = field("title"), text = field("body"), author = field("author")
-            if title == nil && !invalid.contains(where: { $0.name == "title" }) {
-                invalid.append(.init(name: "title", reason: "is required"))
-            }
-            guard invalid.isEmpty, let title else {
-                throw Problem.badRequest("Some fields are invalid.", invalidParams: invalid)
-            }
-            let item = try feed.addItem(NewItem(title: title, body: text ?? "", author: author))
-            var response = HTTPResponse.json(ResponseJSON.item(item), status: 201)
-            response.headers.add("Location", "/api/items/\(item.id)")
-            return response
+    /// Answers later: the post joins the feed's next group commit, so no server thread waits for
+    /// the write lock or the disk.
+    func addItem(_ request: HTTPRequest, _ responder: Responder) {
+        let new: NewItem
+        do {
+            new = try Self.newItem(request)
+        } catch {
+            return responder.send(error.response)
         }
+        feed.addItem(new) { result in
+            responder.send(Self.answer {
+                let item = try result.get()
+                var response = HTTPResponse.json(ResponseJSON.item(item), status: 201)
+                response.headers.add("Location", "/api/items/\(item.id)")
+                return response
+            })
+        }
+    }
+
+    /// The body of a post: `title` (required), `body` and `author`, nothing else.
+    static func newItem(_ request: HTTPRequest) throws(Problem) -> NewItem {
+        let body = try JSONBody(request, emptyAllowed: false)
+        try body.rejectUnknown(["title", "body", "author"])
+        var invalid: [Problem.InvalidParam] = []
+        func field(_ name: String) -> String? {
+            switch body.string(name) {
+            case .success(let value): return value
+            case .failure(let param): invalid.append(param); return nil
+            }
+        }
+        let title = field("title"), text = field("body"), author = field("author")
+        if title == nil && !invalid.contains(where: { $0.name == "title" }) {
+            invalid.append(.init(name: "title", reason: "is required"))
+        }
+        guard invalid.isEmpty, let title else {
+            throw Problem.badRequest("Some fields are invalid.", invalidParams: invalid)
+        }
+        return NewItem(title: title, body: text ?? "", author: author)
     }
 
     // MARK: POST /api/refresh

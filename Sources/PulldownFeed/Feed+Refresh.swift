@@ -9,11 +9,11 @@ extension Feed {
     /// successful call counts, concurrent ones included.
     ///
     /// Refreshes that arrive together are committed in one transaction (group commit, see
-    /// `RefreshBatcher`), so a burst of them costs one commit, not one each, and no server
+    /// `GroupCommit`), so a burst of them costs one commit, not one each, and no server
     /// thread waits for the write lock. Each is applied in order, as if alone; if the
     /// transaction fails, every refresh in it fails and nothing changes.
     public func refresh(session id: SessionID, after: Int64?, limit: Int,
                         completion: @escaping @Sendable (Result<RefreshResult, any Error>) -> Void) {
-        refreshBatcher.submit(RefreshRequest(session: id, after: after, limit: clamp(limit)), completion: completion)
+        refreshes.submit(RefreshRequest(session: id, after: after, limit: clamp(limit)), completion: completion)
     }
 }

@@ -10,7 +10,9 @@ public final class Feed: Sendable {
     public let configuration: FeedConfiguration
     let cache: FeedCache
     /// Group commit for `refresh(…, completion:)`.
-    let refreshBatcher: RefreshBatcher
+    let refreshes: GroupCommit<RefreshRequest, RefreshResult>
+    /// Group commit for `addItem(_:completion:)`.
+    let posts: GroupCommit<Validation.Valid, Item>
     /// Coalesced checks of the newest id, on a shared store only.
     let sharedStoreCheck: SharedStoreChecker?
 
@@ -20,10 +22,13 @@ public final class Feed: Sendable {
         self.configuration = configuration
         let cache = FeedCache()
         self.cache = cache
-        // The batcher holds what a refresh needs, not the feed, so the two hold no cycle.
+        // The group commits hold what a write needs, not the feed, so the two hold no cycle.
+        // Refreshes and posts share one serial writer queue: they take the write lock in turn.
+        let writer = DispatchQueue(label: "pulldown.writer", qos: .userInitiated)
         let refresher = Refresher(store: store, clock: clock, generator: DemoGenerator(interval: configuration.newItemsEvery),
                                   cache: cache)
-        self.refreshBatcher = RefreshBatcher(commit: refresher.commit)
+        self.refreshes = GroupCommit(queue: writer, commit: refresher.commit)
+        self.posts = GroupCommit(queue: writer, commit: Poster(store: store, clock: clock, cache: cache).commit)
         self.sharedStoreCheck = store.isShared ? SharedStoreChecker { [store, cache] in
             let outcome = Result { try store.read { try $0.maxItemID() } }
             cache.noteStoreAnswered(newest: try? outcome.get())
@@ -114,23 +119,20 @@ public final class Feed: Sendable {
 
     // MARK: Writing
 
-    /// Validates and stores a new item, stamped with the clock's now.
+    /// Adds an item; `completion` gets it as stored (or the failure) later, on the writer queue.
+    /// Invalid fields fail at once with `FeedError.invalid`, naming each, and nothing is written.
     ///
-    /// Throws `FeedError.invalid` naming every bad field, and changes nothing in that case.
-    public func addItem(_ new: NewItem) throws -> Item {
-        let valid = try Validation.check(new)
-        let now = clock.now()
-        let createdAt = Int64(now.timeIntervalSince1970.rounded(.down))
-        let draft = ItemDraft(title: valid.title, body: valid.body, author: valid.author, createdAt: createdAt)
-        let id = try store.write { store in
-            let id = try store.insertItems(count: 1) { _ in draft }!
-            // A hand-added item resets the generator's interval, like a generated one.
-            try store.setMeta(MetaKey.lastItemTime, double: now.timeIntervalSince1970)
-            return id
+    /// Posts that arrive together are committed in one transaction (group commit, see
+    /// `GroupCommit`), so no server thread waits for the write lock or the disk.
+    public func addItem(_ new: NewItem, completion: @escaping @Sendable (Result<Item, any Error>) -> Void) {
+        let valid: Validation.Valid
+        do {
+            valid = try Validation.check(new)
+        } catch {
+            completion(.failure(error))
+            return
         }
-        cache.noteInserted(upTo: id)
-        return Item(id: id, title: valid.title, body: valid.body, author: valid.author,
-                    createdAt: Date(timeIntervalSince1970: Double(createdAt)))
+        posts.submit(valid, completion: completion)
     }
 
     /// Gives disk space back after large writes (SQLite: folds the write-ahead log into the

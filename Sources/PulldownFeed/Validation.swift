@@ -2,7 +2,7 @@ import Foundation
 
 /// The rules for `NewItem`, collecting every bad field instead of stopping at the first.
 enum Validation {
-    struct Valid {
+    struct Valid: Sendable {
         let title: String
         let body: String
         let author: String

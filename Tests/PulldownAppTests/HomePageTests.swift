@@ -3,6 +3,7 @@ import PulldownHTTP
 import Synchronization
 import XCTest
 @testable import PulldownApp
+import PulldownTesting
 @testable import PulldownFeed
 
 /// `/`: index.html with the newest page in it, kept until the feed or the template changes, and

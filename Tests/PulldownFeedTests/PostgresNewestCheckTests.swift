@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import XCTest
 @testable import PulldownFeed
+import PulldownTesting
 
 /// The newest page on a shared store: instance B keeps it in memory keyed on its revision, and
 /// must still show every item instance A acknowledged before B was asked, with one newest-id

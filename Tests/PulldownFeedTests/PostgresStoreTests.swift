@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import XCTest
 @testable import PulldownFeed
+import PulldownTesting
 
 /// What only the PostgreSQL store has: URLs, a shared schema, several instances, lost connections.
 final class PostgresStoreTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PulldownFeed
+import PulldownTesting
 
 final class ValidationTests: XCTestCase {
     private func errors(_ new: NewItem) throws -> [FieldError] {

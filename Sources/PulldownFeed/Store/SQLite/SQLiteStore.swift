@@ -19,6 +19,8 @@ public final class SQLiteStore: FeedStore {
     private let readers = Mutex<[SQLiteConnection]>([])
     /// Idle readers kept open; more may exist briefly under load and are closed when returned.
     private let maxIdleReaders: Int
+    /// Checkpoints off the commit path; nil for a database in memory, which has no log.
+    let checkpointer: SQLiteCheckpointer?
 
     /// How long a connection waits for another process's lock before failing with SQLITE_BUSY.
     static let busyTimeoutMilliseconds: Int32 = 5000
@@ -35,6 +37,8 @@ public final class SQLiteStore: FeedStore {
         do {
             let connection = try SQLiteConnection(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
             try Self.prepareWriter(connection, isMemory: isMemory)
+            self.checkpointer = isMemory ? nil : SQLiteCheckpointer(path: path)
+            checkpointer?.watch(connection)
             self.writer = Mutex(connection)
         } catch {
             throw StoreError.opening(error, at: path)
