@@ -28,8 +28,10 @@ let package = Package(
             name: "CLibPQ", pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]),
 
+        // libmicrohttpd 0.9.75's epoll loop can block with 128 connections ready (epoll_drain.c).
+        .target(name: "CEpollDrain"),
         // The Swift face of libmicrohttpd: lifecycle, requests, responses, routing, streams, static files.
-        .target(name: "PulldownHTTP", dependencies: ["CMicroHTTPD", "CZlib"]),
+        .target(name: "PulldownHTTP", dependencies: ["CMicroHTTPD", "CEpollDrain", "CZlib"]),
         // The domain: items, keyset pages, refresh, sessions, the stores (SQLite, PostgreSQL), demo data.
         .target(name: "PulldownFeed", dependencies: ["CSQLite", "CNettle", "CLibPQ"]),
         // The JSON API and configuration: HTTP requests in, feed calls, JSON out.

@@ -1,3 +1,4 @@
+import CEpollDrain
 import CMicroHTTPD
 import Foundation
 import Synchronization
@@ -88,6 +89,8 @@ final class ServerCore: Sendable {
     /// Starts libmicrohttpd's threads, then accepts on `fd` (bound and listening). On failure
     /// nothing is left running and `fd` is still the caller's.
     func start(listeningSocket fd: Int32) -> Bool {
+        // The workaround for libmicrohttpd's epoll loop must be in the program (epoll_drain.c).
+        precondition(pulldown_epoll_drain_linked() == 1)
         let context = Unmanaged.passRetained(self)
         let pointer = context.toOpaque()
         var options: [MHD_OptionItem] = [
