@@ -3,18 +3,14 @@
 Shared by the live tests (a few rounds) and `make soak` (a hundred): each round is a fresh
 server, and says how it ended."""
 import dataclasses
-import pathlib
 import signal
 import subprocess
 import time
 
+from pulldownkit.mixed_load import start_wrk, stop_wrk
 from pulldownkit.raw import read_until_close, send_raw, status_of
 from pulldownkit.server import LOG_LINE, crash_markers, start_server
 from pulldownkit.waiting import STUCK_SECONDS, wait_until
-
-MIXED_LOAD = pathlib.Path(__file__).resolve().parents[1] / "soak" / "mixed.lua"
-# wrk's own bound; it is stopped by PID as soon as the server is.
-WRK_SECONDS = 30
 
 
 @dataclasses.dataclass
@@ -25,23 +21,6 @@ class StopRound:
     stray_stderr: list  # lines on stderr that are neither access-log lines nor expected
     crashes: list
     wrk_output: str
-
-
-def start_wrk(server, connections=64, threads=2, script=MIXED_LOAD):
-    return subprocess.Popen(["wrk", f"-t{threads}", f"-c{connections}", f"-d{WRK_SECONDS}s", "--timeout", "5s",
-                             "-s", str(script), server.url], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            stdin=subprocess.DEVNULL)
-
-
-def stop_wrk(process):
-    if process.poll() is None:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=STUCK_SECONDS)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-    return process.stdout.read().decode(errors="replace")
 
 
 def sigterm_round(folder, *args, connections=64, delayed=16, answers_first=100, seed="300"):

@@ -11,6 +11,8 @@ function setup(thread)
 end
 
 function init(args)
+  -- `wrk ... -- reads`: page reads only.
+  reads_only = args[1] == "reads"
   sessions = {}
   counter = 0
   status_2xx, status_3xx, status_4xx, status_5xx = 0, 0, 0, 0
@@ -21,6 +23,7 @@ end
 function request()
   counter = counter + 1
   local kind = counter % 10
+  if reads_only then kind = 4 + counter % 6 end
   if kind == 0 then
     posts = posts + 1
     return wrk.format("POST", "/api/items", json, '{"title": "soak ' .. id .. "-" .. counter .. '", "author": "wrk"}')

@@ -1,8 +1,8 @@
 """The longer reliability suite (`make soak`; not part of `make test`).
 
 1. Load: wrk with soak/mixed.lua (page reads, refreshes from many sessions, posts) at 256
-   connections, 10 s of warm-up then 60 s: no socket error, no 5xx, and the server's RSS after the
-   run within 10 % of its RSS after the warm-up.
+   connections, 10 s of warm-up then 60 s: no socket error, no 5xx, p99 under 50 ms, no request
+   over 1 s, and the server's RSS after the run within 10 % of its RSS after the warm-up.
 2. 5,000 idle connections at once (more than --connection-limit's 4,000): the server stays up and
    a normal request is served once they drop.
 3. Crash safety, several rounds: posts and refreshes at full speed, SIGKILL, restart; nothing
@@ -18,18 +18,17 @@ import json
 import pathlib
 import resource
 import socket
-import subprocess
 import sys
 import tempfile
 import time
 
 from pulldownkit.crash import crash_round
+from pulldownkit.mixed_load import run_mixed
 from pulldownkit.raw import healthy
 from pulldownkit.server import BINARY, start_server
 from pulldownkit.stopping import sigterm_round
 from pulldownkit.waiting import wait_until
 
-LUA = pathlib.Path(__file__).resolve().parent / "mixed.lua"
 FIGURES = {}
 FAILURES = []
 
@@ -40,16 +39,6 @@ def check(condition, message):
         FAILURES.append(message)
 
 
-def run_wrk(server, seconds, connections, threads=2):
-    result = subprocess.run(["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s",
-                             "-s", str(LUA), server.url], capture_output=True, text=True,
-                            timeout=seconds + 60)
-    line = next((l for l in result.stdout.splitlines() if l.startswith("SOAK ")), None)
-    if line is None:
-        raise RuntimeError(f"wrk printed no summary: {result.stdout}\n{result.stderr}")
-    return json.loads(line.removeprefix("SOAK "))
-
-
 def start(folder, *args, seed="1000"):
     return start_server(folder, *args, db=folder / "soak.sqlite", seed=seed)
 
@@ -58,11 +47,11 @@ def load(folder, warmup, duration, connections):
     print(f"\n== Load: wrk, soak/mixed.lua, {connections} connections, {warmup} s warm-up + {duration} s", flush=True)
     server = start(folder)
     try:
-        warm = run_wrk(server, warmup, connections)
+        warm = run_mixed(server, warmup, connections)
         rss_warm = server.rss_kib()
-        main = run_wrk(server, duration, connections)
+        main = run_mixed(server, duration, connections)
         rss_after = server.rss_kib()
-        socket_errors = main["connect_errors"] + main["read_errors"] + main["write_errors"] + main["timeouts"]
+        socket_errors = main["socket_errors"]
         growth = (rss_after - rss_warm) / rss_warm * 100
         FIGURES["load"] = {"warmup": warm, "run": main, "rss_after_warmup_kib": rss_warm,
                            "rss_after_run_kib": rss_after, "rss_growth_percent": round(growth, 2)}
@@ -73,6 +62,8 @@ def load(folder, warmup, duration, connections):
               f"5xx {main['status_5xx']}; socket errors {socket_errors}", flush=True)
         print(f"  RSS after warm-up {rss_warm} KiB, after the run {rss_after} KiB ({growth:+.1f} %)", flush=True)
         check(socket_errors == 0, f"zero socket errors (connect/read/write/timeout: {socket_errors})")
+        check(main["p99_ms"] < 50, f"p99 under 50 ms ({main['p99_ms']:.2f} ms)")
+        check(main["max_ms"] < 1000, f"no request over 1 s (slowest {main['max_ms']:.1f} ms)")
         check(main["status_5xx"] == 0 and warm["status_5xx"] == 0, "zero 5xx")
         check(main["status_4xx"] == 0, f"zero 4xx for valid traffic ({main['status_4xx']})")
         check(abs(growth) <= 10, f"RSS within 10 % of the warm-up figure ({growth:+.1f} %)")

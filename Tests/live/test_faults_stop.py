@@ -16,7 +16,8 @@ import pytest
 
 from pulldownkit.raw import healthy, read_until_close, status_of
 from pulldownkit.server import BINARY
-from pulldownkit.stopping import sigterm_round, start_wrk, stop_wrk
+from pulldownkit.mixed_load import start_wrk, stop_wrk
+from pulldownkit.stopping import sigterm_round
 from pulldownkit.waiting import STUCK_SECONDS, wait_until
 from test_hostile_support import assert_no_crash, send_get
 
