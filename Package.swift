@@ -27,6 +27,9 @@ let package = Package(
         .systemLibrary(
             name: "CLibPQ", pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(
+            name: "CQRencode", pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]),
 
         // libmicrohttpd 0.9.75's epoll loop can block with 128 connections ready (epoll_drain.c).
         .target(name: "CEpollDrain"),
@@ -35,7 +38,7 @@ let package = Package(
         // The domain: items, keyset pages, refresh, sessions, the stores (SQLite, PostgreSQL), demo data.
         .target(name: "PulldownFeed", dependencies: ["CSQLite", "CNettle", "CLibPQ"]),
         // The JSON API and configuration: HTTP requests in, feed calls, JSON out.
-        .target(name: "PulldownApp", dependencies: ["PulldownHTTP", "PulldownFeed", "CJansson"],
+        .target(name: "PulldownApp", dependencies: ["PulldownHTTP", "PulldownFeed", "CJansson", "CQRencode"],
                 resources: [.copy("Resources/openapi.json")]),
         .executableTarget(name: "pulldown", dependencies: ["PulldownApp"]),
         // What the tests share and the program never uses.

@@ -20,6 +20,8 @@ public struct Configuration: Sendable {
     /// Bytes of immutable pages kept ready in memory (see `PageCaching`).
     public var pageCacheBytes = Configuration.defaultPageCacheBytes
     public var showHelp = false
+    /// Whether start-up prints a QR code of the network address (listening beyond loopback only).
+    public var qrCode = StartupBanner.QRCode.whenTerminal
 
     public init() {}
 
@@ -134,6 +136,14 @@ public enum ConfigurationParser {
         Option(flag: "--quiet", variable: "PULLDOWN_QUIET", valueName: nil,
                help: "no access log") { config, value throws(UsageError) in
             config.server.accessLog = !(try boolean(value, flag: "--quiet"))
+        },
+        Option(flag: "--qr", variable: "PULLDOWN_QR", valueName: nil,
+               help: "print the QR code of the network address even when standard output is not a terminal") { config, value throws(UsageError) in
+            if try boolean(value, flag: "--qr") { config.qrCode = .always }
+        },
+        Option(flag: "--no-qr", variable: "PULLDOWN_NO_QR", valueName: nil,
+               help: "never print the QR code of the network address") { config, value throws(UsageError) in
+            if try boolean(value, flag: "--no-qr") { config.qrCode = .never }
         },
         Option(flag: "--help", variable: "", valueName: nil, help: "show this help") { config, _ throws(UsageError) in
             config.showHelp = true

@@ -41,6 +41,11 @@ do {
 let shownHost = configuration.server.host.contains(":") ? "[\(configuration.server.host)]" : configuration.server.host
 // Written straight to the descriptor: scripts wait for this line, so it must not sit in a buffer.
 FileHandle.standardOutput.write(Data("Listening on http://\(shownHost):\(application.port)\n".utf8))
+let host = configuration.server.host
+let banner = StartupBanner.lines(host: host, port: application.port,
+                                 interfaceAddresses: StartupBanner.interfaceAddresses(forHost: host),
+                                 qrCode: configuration.qrCode, isTerminal: isatty(STDOUT_FILENO) == 1)
+if !banner.isEmpty { FileHandle.standardOutput.write(Data((banner.joined(separator: "\n") + "\n").utf8)) }
 
 var received: Int32 = 0
 sigwait(&stopSignals, &received)
