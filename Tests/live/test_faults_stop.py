@@ -19,7 +19,7 @@ from test_hostile_support import assert_no_crash, send_get
 
 LUA = pathlib.Path(__file__).resolve().parents[2] / "soak" / "mixed.lua"
 needs_wrk = pytest.mark.skipif(not shutil.which("wrk"), reason="wrk is not installed (make deps-test installs it)")
-# README, Reliability: SIGTERM under load, with delayed answers waiting, exits 0 within 2 s.
+# docs/reliability.md: SIGTERM under load, with delayed answers waiting, exits 0 within 2 s.
 STOP_UNDER_LOAD_PROMISE_SECONDS = 2.0
 # wrk's own bound; it is stopped by PID as soon as the server is.
 WRK_SECONDS = 30
