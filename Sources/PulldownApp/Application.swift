@@ -52,8 +52,7 @@ public final class Application: Sendable {
         }
 
         let live = LiveEvents(source: feed, settings: .init(
-            maxStreams: configuration.maxStreams, heartbeatSeconds: configuration.heartbeatSeconds,
-            newItemsEvery: configuration.newItemsEvery))
+            maxStreams: configuration.maxStreams, heartbeatSeconds: configuration.heartbeatSeconds))
         let handler = Self.handler(feed: feed, tokens: tokens, staticFiles: staticFiles, openAPI: openAPI,
                                    live: live, configuration: configuration)
         var serverConfiguration = configuration.server
@@ -69,7 +68,7 @@ public final class Application: Sendable {
         }
         self.feed = feed
         self.live = live
-        self.maintenance = Maintenance(feed: feed, staticFiles: staticFiles)
+        self.maintenance = Maintenance(feed: feed, staticFiles: staticFiles, live: live)
     }
 
     /// The port the server listens on.
@@ -125,23 +124,29 @@ extension Application {
     }
 }
 
-/// Background chores: picking up edits to the page's files, forgetting idle sessions.
+/// Background chores: picking up edits to the page's files, forgetting idle sessions, and the
+/// demo items that appear while someone watches the live feed.
 private final class Maintenance: Sendable {
-    private let timers: Mutex<[DispatchSourceTimer]>
+    private let timers: [RepeatingTimer]
+    private let generator: DemoGeneratorTimer
 
-    init(feed: Feed, staticFiles: StaticFiles) {
+    init(feed: Feed, staticFiles: StaticFiles, live: LiveEvents) {
         let queue = DispatchQueue(label: "pulldown.maintenance", qos: .utility)
-        let reload = DispatchSource.makeTimerSource(queue: queue)
-        reload.schedule(deadline: .now() + 1, repeating: 1)
-        reload.setEventHandler { staticFiles.reloadIfChanged() }
-        let expire = DispatchSource.makeTimerSource(queue: queue)
-        expire.schedule(deadline: .now() + 3600, repeating: 3600)
-        expire.setEventHandler { _ = try? feed.expireIdleSessions() }
-        for timer in [reload, expire] { timer.resume() }
-        timers = Mutex([reload, expire])
+        let reload = RepeatingTimer(every: 1, on: queue) { staticFiles.reloadIfChanged() }
+        let expire = RepeatingTimer(every: 3600, on: queue) {
+            do {
+                try feed.expireIdleSessions()
+            } catch {
+                ErrorLog.write("cannot forget idle sessions: \(error)")
+            }
+        }
+        timers = [reload, expire]
+        generator = DemoGeneratorTimer(feed: feed, whileWatched: { live.openStreams > 0 },
+                                       onError: { ErrorLog.write("demo generator: \($0)") })
     }
 
     func cancel() {
-        timers.withLock { $0.forEach { $0.cancel() } }
+        timers.forEach { $0.cancel() }
+        generator.cancel()
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// What live events need: the newest items above a cursor, word of every insert, and the demo
-/// generator on a timer.
+/// What live events need: the newest items above a cursor and word of every insert; and the demo
+/// generator that `DemoGeneratorTimer` runs while they are watched.
 extension Feed {
     /// The newest `limit` items with id > `cursor`, newest first; `hasMore` says even more are
     /// newer (the caller has a gap and should refresh).
@@ -18,8 +18,8 @@ extension Feed {
     }
 
     /// Adds 1 to 3 demo items if `newItemsEvery` has passed since the last item, as a refresh
-    /// would; the live events call it on a timer while a stream is open.
-    public func generateDueItems() throws {
+    /// would; `DemoGeneratorTimer` calls it while a stream is open.
+    func generateDueItems() throws {
         let generator = DemoGenerator(interval: configuration.newItemsEvery)
         let now = clock.now()
         if let newest = try store.write({ try generator.generateIfDue(now: now, in: $0) }) {

@@ -40,7 +40,6 @@ final class LiveEventsTests: XCTestCase {
             handlers.withLock { $0.append(handler) }
         }
 
-        func generateDueItems() throws {}
     }
 
     /// Keeps what it is sent, as text.
@@ -272,5 +271,25 @@ final class EventsCursorTests: XCTestCase {
                 XCTAssertEqual(error.invalidParams.map(\.name).first, name, target)
             }
         }
+    }
+}
+
+/// Many streams are woken in slices, every one of them, each once.
+final class PacedWakerTests: XCTestCase {
+    final class CountingSink: EventSink {
+        let woken: XCTestExpectation
+        init(_ woken: XCTestExpectation) { self.woken = woken }
+        func write(_ bytes: [UInt8]) {}
+        func enqueue(_ bytes: [UInt8]) {}
+        func wake() { woken.fulfill() }
+        func close() {}
+        func onEnd(_ handler: @escaping @Sendable () -> Void) {}
+    }
+
+    func testEveryStreamIsWokenOnceAcrossSlices() {
+        let count = PacedWaker.slice * 2 + 5
+        let sinks = (0..<count).map { CountingSink(expectation(description: "sink \($0) woken")) }
+        PacedWaker().wake(sinks)
+        wait(for: sinks.map(\.woken), timeout: 30)
     }
 }
