@@ -9,7 +9,7 @@ struct API: Sendable {
     let pageSize: Int
     let newestPages = NewestPageCache()
     /// Pages that can never change, ready to send (see `PageCaching`).
-    var immutablePages = ImmutablePageCache(bytes: Configuration.defaultPageCacheBytes)
+    var immutablePages = ImmutablePageCache(bytes: Configuration().pageCacheBytes)
 
     /// The API's routes, added to the server's one router.
     func addRoutes(to router: inout Router, openAPI: HTTPResponse) {
@@ -160,22 +160,14 @@ struct API: Sendable {
     func addItem(_ request: HTTPRequest) -> HTTPResponse {
         Self.answer {
             let body = try JSONBody(request, emptyAllowed: false)
-            try body.rejectUnknown(["title", "body", "author"])
-            var invalid: [Problem.InvalidParam] = []
-            func field(_ name: String) -> String? {
-                switch body.string(name) {
-                case .success(let value): return value
-                case .failure(let param): invalid.append(param); return nil
-                }
-            }
-            let title = field("title"), text = field("body"), author = field("author")
-            if title == nil && !invalid.contains(where: { $0.name == "title" }) {
-                invalid.append(.init(name: "title", reason: "is required"))
-            }
-            guard invalid.isEmpty, let title else {
-                throw Problem.badRequest("Some fields are invalid.", invalidParams: invalid)
-            }
-            let item = try feed.addItem(NewItem(title: title, body: text ?? "", author: author))
+            var invalid = InvalidParameters()
+            body.rejectUnknown(["title", "body", "author"], into: &invalid)
+            let title = invalid.take(body.string("title"))
+            let text = invalid.take(body.string("body"))
+            let author = invalid.take(body.string("author"))
+            if title == nil && !invalid.contains("title") { invalid.add("title", InvalidParameters.Reason.required) }
+            try invalid.check("Some fields are invalid.")
+            let item = try feed.addItem(NewItem(title: title!, body: text ?? "", author: author))
             var response = HTTPResponse.json(ResponseJSON.item(item), status: 201)
             response.headers.add("Location", "/api/items/\(item.id)")
             return response
@@ -212,19 +204,11 @@ struct API: Sendable {
     /// The body of a refresh: optional `after` and `limit`, nothing else.
     static func refreshParameters(_ request: HTTPRequest, pageSize: Int) throws(Problem) -> (after: Int64?, limit: Int) {
         let body = try JSONBody(request, emptyAllowed: true)
-        try body.rejectUnknown(["after", "limit"])
-        var invalid: [Problem.InvalidParam] = []
-        var after: Int64?
-        var limit: Int64?
-        switch body.integer("after", in: 0...Int64.max) {
-        case .success(let value): after = value
-        case .failure(let param): invalid.append(param)
-        }
-        switch body.integer("limit", in: 1...Int64(Configuration.maxPageSize)) {
-        case .success(let value): limit = value
-        case .failure(let param): invalid.append(param)
-        }
-        guard invalid.isEmpty else { throw Problem.badRequest("Some fields are invalid.", invalidParams: invalid) }
+        var invalid = InvalidParameters()
+        body.rejectUnknown(["after", "limit"], into: &invalid)
+        let after = invalid.take(body.integer("after", in: 0...Int64.max))
+        let limit = invalid.take(body.integer("limit", in: 1...Int64(Feed.maxPageSize)))
+        try invalid.check("Some fields are invalid.")
         return (after, limit.map(Int.init) ?? pageSize)
     }
 

@@ -37,11 +37,7 @@ public final class Application: Sendable {
         guard let openAPI = OpenAPIDocument.response else {
             throw StartupError(description: "the OpenAPI document is missing from the program's resources")
         }
-        var feedConfiguration = FeedConfiguration()
-        feedConfiguration.maxPageSize = Configuration.maxPageSize
-        feedConfiguration.newItemsEvery = configuration.newItemsEvery
-        feedConfiguration.sessionTTL = configuration.sessionTTLDays * 86_400
-        let feed = Feed(store: store, clock: clock, configuration: feedConfiguration)
+        let feed = Feed(store: store, clock: clock, configuration: configuration.feed)
         do {
             _ = try feed.seedIfEmpty(count: configuration.seedCount)
             try feed.expireIdleSessions()

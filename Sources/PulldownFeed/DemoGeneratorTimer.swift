@@ -13,7 +13,7 @@ public final class DemoGeneratorTimer: Sendable {
     /// every failed generation (the store did not answer); the next check tries again.
     public init(feed: Feed, whileWatched watched: @escaping @Sendable () -> Bool,
                 onError: @escaping @Sendable (any Error) -> Void) {
-        let interval = feed.configuration.newItemsEvery
+        let interval = feed.generator.interval
         guard interval > 0 else {
             timer = Mutex(nil)
             return

@@ -20,7 +20,6 @@ extension Feed {
     /// Adds 1 to 3 demo items if `newItemsEvery` has passed since the last item, as a refresh
     /// would; `DemoGeneratorTimer` calls it while a stream is open.
     func generateDueItems() throws {
-        let generator = DemoGenerator(interval: configuration.newItemsEvery)
         let now = clock.now()
         if let newest = try store.write({ try generator.generateIfDue(now: now, in: $0) }) {
             cache.noteInserted(upTo: newest)

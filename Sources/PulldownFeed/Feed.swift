@@ -9,6 +9,8 @@ public final class Feed: Sendable {
     public let clock: any FeedClock
     public let configuration: FeedConfiguration
     let cache: FeedCache
+    /// Adds demo items when due: on a refresh, and for `DemoGeneratorTimer`.
+    let generator: DemoGenerator
     /// Group commit for `refresh(…, completion:)`.
     let refreshBatcher: RefreshBatcher
     /// Coalesced checks of the newest id, on a shared store only.
@@ -20,9 +22,10 @@ public final class Feed: Sendable {
         self.configuration = configuration
         let cache = FeedCache()
         self.cache = cache
+        let generator = DemoGenerator(interval: configuration.newItemsEvery)
+        self.generator = generator
         // The batcher holds what a refresh needs, not the feed, so the two hold no cycle.
-        let refresher = Refresher(store: store, clock: clock, generator: DemoGenerator(interval: configuration.newItemsEvery),
-                                  cache: cache)
+        let refresher = Refresher(store: store, clock: clock, generator: generator, cache: cache)
         self.refreshBatcher = RefreshBatcher(commit: refresher.commit)
         self.sharedStoreCheck = store.isShared ? SharedStoreChecker { [store, cache] in
             let outcome = Result { try store.read { try $0.maxItemID() } }
@@ -85,9 +88,12 @@ public final class Feed: Sendable {
         return cache.merge(newest: read)
     }
 
+    /// The largest page the feed returns; larger limits are clamped.
+    public static let maxPageSize = 100
+
     /// Clamps a page size into 1...maxPageSize; the API layer validates, this is only a safety net.
     func clamp(_ limit: Int) -> Int {
-        min(max(1, limit), max(1, configuration.maxPageSize))
+        min(max(1, limit), Self.maxPageSize)
     }
 
     // MARK: Reading

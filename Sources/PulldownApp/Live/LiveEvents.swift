@@ -10,9 +10,10 @@ import PulldownHTTP
 /// pings them on a heartbeat.
 final class LiveEvents: Sendable {
     struct Settings: Sendable {
-        var maxStreams = 10_000
-        /// Seconds between `: ping` comments on every stream.
-        var heartbeatSeconds: Double = 15
+        /// `Configuration.maxStreams`.
+        var maxStreams: Int
+        /// Seconds between `: ping` comments on every stream (`Configuration.heartbeatSeconds`).
+        var heartbeatSeconds: Double
         /// How long EventSource waits before reconnecting.
         var retryMilliseconds = 1000
     }
