@@ -26,28 +26,13 @@ struct API: Sendable {
         Problem.notFound("There is no API endpoint at \(request.path); see /api/openapi.json.").response
     }
 
-    /// Runs `body`, turning a thrown problem into its response and any other error into a 503:
-    /// a store error means the store is not answering, which is not the client's fault.
+    /// Runs `body`, turning what it throws into the answer that error knows (`HTTPResponseError`).
     private static func answer(_ body: () throws -> HTTPResponse) -> HTTPResponse {
         do {
             return try body()
-        } catch let problem as Problem {
-            return problem.response
-        } catch FeedError.invalid(let fields) {
-            return Problem.badRequest("Some fields are invalid.",
-                                      invalidParams: fields.map { .init(name: $0.name, reason: $0.reason) }).response
         } catch {
-            return storeFailure(error)
+            return HTTPResponse(answering: error)
         }
-    }
-
-    /// The 503 for a store that did not answer. The reason names the database (a path, a host),
-    /// which is the operator's business, not the client's: it goes to the server's log only.
-    private static func storeFailure(_ error: any Error) -> HTTPResponse {
-        ErrorLog.write("store error: \(error)")
-        return Problem(status: 503, title: "Service Unavailable",
-                       detail: "The store did not answer. Try again in a moment.",
-                       headers: HTTPHeaders([("Retry-After", "1")])).response
     }
 
     // MARK: GET /api/items

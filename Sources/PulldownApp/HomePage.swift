@@ -53,7 +53,7 @@ final class HomePage: Sendable {
         guard let template = files.file(Self.template) else { return files.respond(to: request) }
         let page = revision.flatMap { _ in Result { try feed.page(before: nil, limit: pageSize) } }
         if case .failure(let error) = page {
-            ErrorLog.write("store error (the page went out without the feed): \(error)")
+            ErrorLog.write("the page went out without the feed: " + (answerable(error).logLine ?? "\(error)"))
         }
         let markup = (try? page.get()).map { FeedMarkup.newestPage($0, limit: pageSize) } ?? []
         let body = PreparedBody(Self.fill(template.bytes, with: markup), contentType: template.contentType)
