@@ -7,7 +7,8 @@ struct API: Sendable {
     let feed: Feed
     let sessions: SessionResolver
     let pageSize: Int
-    let newestPages = NewestPageCache()
+    /// The newest page for each page size, ready to send until the feed's revision moves.
+    let newestPages = RevisionCache<Int, UInt64, HTTPResponse>()
     /// Pages that can never change, ready to send (see `PageCaching`).
     var immutablePages = ImmutablePageCache(bytes: Configuration().pageCacheBytes)
 
@@ -18,7 +19,7 @@ struct API: Sendable {
         router.get("/api/items/{id}") { request in self.item(request) }
         router.add("POST", "/api/refresh", answeringLater: { request, responder in self.refresh(request, responder) })
         router.get("/api/session") { request in self.session(request) }
-        router.get("/api/openapi.json") { request in Self.conditional(openAPI, for: request) }
+        router.get("/api/openapi.json") { request in openAPI.conditional(for: request) }
     }
 
     /// Any other path under /api/.
@@ -50,16 +51,17 @@ struct API: Sendable {
             return responder.send(error.response)
         }
         guard query.cursor == .newest else {
-            return responder.send(Self.answer { Self.conditional(try page(query), for: request) })
+            return responder.send(Self.answer { try page(query).conditional(for: request) })
         }
         feed.withCurrentRevision { revision in
             // No second check in here: this may run on the thread that made the check, which
             // answers every request that waited for it in turn.
             responder.send(Self.answer {
-                let response = try newestPages.response(limit: query.limit, revision: revision.get()) {
-                    try pageResponse(feed.page(before: nil, limit: query.limit), query: query, immutable: false)
+                let response = try newestPages.value(for: query.limit, at: revision.get()) {
+                    let page = try feed.page(before: nil, limit: query.limit)
+                    return HTTPResponse(prepared: PreparedResponse(pageResponse(page, query: query, immutable: false)))
                 }
-                return Self.conditional(response, for: request)
+                return response.conditional(for: request)
             })
         }
     }
@@ -83,13 +85,6 @@ struct API: Sendable {
         let immutable = PageCaching.isImmutable(query, page: page, newestID: newest)
         let built = pageResponse(page, query: query, immutable: immutable)
         return immutable ? immutablePages.keep(built, for: query) : built
-    }
-
-    /// 304 when the request's `If-None-Match` names the response's ETag, else the response.
-    static func conditional(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
-        guard let etag = response.headers["ETag"] else { return response }
-        let matches = EntityTag.matches(ifNoneMatch: request.headers["If-None-Match"], etag: etag)
-        return matches ? response.notModified() : response
     }
 
     /// A page as JSON with its ETag, `Cache-Control` and `Link` headers.
@@ -136,7 +131,7 @@ struct API: Sendable {
             var response = HTTPResponse.json(body)
             response.headers.add("ETag", EntityTag.strong(for: body))
             response.headers.add("Cache-Control", PageCaching.immutable)
-            return Self.conditional(response, for: request)
+            return response.conditional(for: request)
         }
     }
 

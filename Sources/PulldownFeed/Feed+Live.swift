@@ -14,7 +14,7 @@ extension Feed {
     /// Calls `handler` after every committed insert, made here or by another process sharing the
     /// store, with the largest new id; nil when inserts may have been missed (read again).
     public func observeInserts(_ handler: @escaping @Sendable (Int64?) -> Void) {
-        cache.observeInserts(handler)
+        inserts.observers.add(handler)
     }
 
     /// Adds 1 to 3 demo items if `newItemsEvery` has passed since the last item, as a refresh
@@ -22,7 +22,7 @@ extension Feed {
     func generateDueItems() throws {
         let now = clock.now()
         if let newest = try store.write({ try generator.generateIfDue(now: now, in: $0) }) {
-            cache.noteInserted(upTo: newest)
+            inserts.inserted(upTo: newest)
         }
     }
 }

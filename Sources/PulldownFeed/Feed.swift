@@ -8,7 +8,10 @@ public final class Feed: Sendable {
     let store: any FeedStore
     public let clock: any FeedClock
     public let configuration: FeedConfiguration
-    let cache: FeedCache
+    /// The revision and the newest id, as this process knows them.
+    let revision: FeedRevision
+    /// Every committed insert is reported here: the revision moves, observers hear of it.
+    let inserts: InsertReports
     /// Adds demo items when due: on a refresh, and for `DemoGeneratorTimer`.
     let generator: DemoGenerator
     /// Group commit for `refresh(…, completion:)`.
@@ -20,34 +23,35 @@ public final class Feed: Sendable {
         self.store = store
         self.clock = clock
         self.configuration = configuration
-        let cache = FeedCache()
-        self.cache = cache
+        let revision = FeedRevision()
+        self.revision = revision
+        let inserts = InsertReports(revision: revision, observers: InsertObservers())
+        self.inserts = inserts
         let generator = DemoGenerator(interval: configuration.newItemsEvery)
         self.generator = generator
         // The batcher holds what a refresh needs, not the feed, so the two hold no cycle.
-        let refresher = Refresher(store: store, clock: clock, generator: generator, cache: cache)
+        let refresher = Refresher(store: store, clock: clock, generator: generator, inserts: inserts)
         self.refreshBatcher = RefreshBatcher(commit: refresher.commit)
-        self.sharedStoreCheck = store.isShared ? SharedStoreChecker { [store, cache] in
+        self.sharedStoreCheck = store.isShared ? SharedStoreChecker { [store, revision] in
             let outcome = Result { try store.read { try $0.maxItemID() } }
-            cache.noteStoreAnswered(newest: try? outcome.get())
+            switch outcome {
+            case .success(let newest): revision.noteStoreAnswered(newest: newest ?? 0)
+            case .failure: revision.noteStoreDidNotAnswer()
+            }
             return outcome
         } : nil
         // Another process sharing the store inserted: move the caches as if the insert were ours.
         // Registered before the first read, so no insert can fall between the read and the hook.
-        store.observeForeignInserts { newest in cache.noteForeignInserts(upTo: newest) }
+        store.observeForeignInserts { newest in inserts.foreignInserts(upTo: newest) }
         // Best effort: if the store does not answer now, `newestID()` asks again later.
-        if let newest = readNewestID() {
-            _ = cache.merge(newest: newest)
+        if let newest = try? readNewestID() {
+            _ = revision.merge(newest: newest)
         }
     }
 
-    /// The largest id from the database; outer nil when the store did not answer.
-    private func readNewestID() -> Int64?? {
-        do {
-            return .some(try store.read { try $0.maxItemID() })
-        } catch {
-            return nil
-        }
+    /// The largest id in the database, 0 for an empty feed.
+    private func readNewestID() throws -> Int64 {
+        try store.read { try $0.maxItemID() } ?? 0
     }
 
     /// A number that moves on every committed insert in this process (a seed or a generated batch
@@ -63,7 +67,7 @@ public final class Feed: Sendable {
     /// answer, the revision moves, so nothing cached is trusted while it is down.
     public func currentRevision() -> UInt64 {
         _ = sharedStoreCheck?.checkAndWait()
-        return cache.revision
+        return revision.current
     }
 
     /// `currentRevision()` without holding this thread while the shared store is checked:
@@ -73,8 +77,8 @@ public final class Feed: Sendable {
     /// flight; else later, on the thread that made the check, so it must be quick and must not
     /// wait for another check (`currentRevision()`, `newestID()`).
     public func withCurrentRevision(_ body: @escaping @Sendable (Result<UInt64, any Error>) -> Void) {
-        guard let sharedStoreCheck else { return body(.success(cache.revision)) }
-        sharedStoreCheck.check { [cache] outcome in body(outcome.map { _ in cache.revision }) }
+        guard let sharedStoreCheck else { return body(.success(revision.current)) }
+        sharedStoreCheck.check { [revision] outcome in body(outcome.map { _ in revision.current }) }
     }
 
     /// The largest item id, or nil for an empty feed. Only grows.
@@ -83,9 +87,8 @@ public final class Feed: Sendable {
     /// `currentRevision()`.
     public func newestID() -> Int64? {
         _ = sharedStoreCheck?.checkAndWait()
-        if let known = cache.newestID { return known }
-        guard let read = readNewestID() else { return nil }
-        return cache.merge(newest: read)
+        let newest = revision.newestID ?? (try? readNewestID()).map(revision.merge(newest:))
+        return newest == 0 ? nil : newest
     }
 
     /// The largest page the feed returns; larger limits are clamped.
@@ -134,7 +137,7 @@ public final class Feed: Sendable {
             try store.setMeta(MetaKey.lastItemTime, double: now.timeIntervalSince1970)
             return id
         }
-        cache.noteInserted(upTo: id)
+        inserts.inserted(upTo: id)
         return Item(id: id, title: valid.title, body: valid.body, author: valid.author,
                     createdAt: Date(timeIntervalSince1970: Double(createdAt)))
     }
