@@ -54,40 +54,35 @@ public final class Feed: Sendable {
         try store.read { try $0.maxItemID() } ?? 0
     }
 
-    /// A number that moves on every committed insert in this process (a seed or a generated batch
-    /// counts once), and when another process sharing the store reports inserts: a cache keyed
-    /// on it is stale once it moved.
+    /// Gives `body` the feed's revision: a number that moves on every committed insert in this
+    /// process (a seed or a generated batch counts once), and when another process sharing the
+    /// store reports inserts. A cache keyed on it is stale once it moved; it moves only after the
+    /// commit, so data read after seeing revision R is at least as new as R.
     ///
-    /// It moves only after the commit, so data read after seeing revision R is at least as new as R.
+    /// On SQLite, `body` runs before this returns. On a shared store (PostgreSQL) the store's
+    /// newest id is checked first, so an item another process committed and acknowledged is
+    /// never hidden by a cache keyed on this revision, even before its notification arrives: one
+    /// indexed query, shared by every caller that arrived before it started (see
+    /// `SharedStoreCheck`). No caller's thread waits for it: when a check is in flight, `body`
+    /// runs later, on the thread that made the next one, so it must be quick. If the store does
+    /// not answer, `body` gets its error and the revision moves, so nothing cached is trusted
+    /// while it is down.
     ///
-    /// Cost: a lock on SQLite. On a shared store (PostgreSQL) also a check of the store's newest
-    /// id, so an item another process committed and acknowledged is never hidden by a cache keyed
-    /// on this revision, even before its notification arrives: one indexed query, shared by every
-    /// caller that arrived before it started (see `SharedStoreCheck`). If the store does not
-    /// answer, the revision moves, so nothing cached is trusted while it is down.
-    public func currentRevision() -> UInt64 {
-        _ = sharedStoreCheck?.checkAndWait()
-        return revision.current
-    }
-
-    /// `currentRevision()` without holding this thread while the shared store is checked:
-    /// `body` gets the revision, or the store's error when the check failed.
-    ///
-    /// `body` runs before this returns on SQLite, and on a shared store when no check was in
-    /// flight; else later, on the thread that made the check, so it must be quick and must not
-    /// wait for another check (`currentRevision()`, `newestID()`).
+    /// There is no form of this that waits: a server thread held for another request's query
+    /// is what the shared check exists to avoid.
     public func withCurrentRevision(_ body: @escaping @Sendable (Result<UInt64, any Error>) -> Void) {
         guard let sharedStoreCheck else { return body(.success(revision.current)) }
         sharedStoreCheck.check { [revision] outcome in body(outcome.map { _ in revision.current }) }
     }
 
-    /// The largest item id, or nil for an empty feed. Only grows.
+    /// The largest item id this process knows of, or nil for an empty feed. Only grows.
     ///
-    /// Cost: cached on SQLite (read once); on a shared store a shared check, as for
-    /// `currentRevision()`.
-    public func newestID() -> Int64? {
-        _ = sharedStoreCheck?.checkAndWait()
-        let newest = revision.newestID ?? (try? readNewestID()).map(revision.merge(newest:))
+    /// Read from the store once, then kept up to date by every insert reported; it waits for no
+    /// check. On a shared store it may therefore lag another process's insert until its
+    /// notification arrives, but it is never ahead of the store: what is decided on it (a page
+    /// that can never change) errs on the safe side.
+    public func newestID() throws -> Int64? {
+        let newest = try revision.newestID ?? revision.merge(newest: readNewestID())
         return newest == 0 ? nil : newest
     }
 

@@ -31,7 +31,7 @@ final class DemoGeneratorTimerTests: XCTestCase {
                                        onError: { XCTFail("\($0)") })
         defer { timer.cancel() }
         wait(for: [asked], timeout: 30)
-        XCTAssertEqual(feed.newestID(), 3)
+        XCTAssertEqual(try feed.newestID(), 3)
     }
 
     func testAFailedGenerationIsReported() throws {

@@ -15,7 +15,7 @@ class SessionTests: FeedStoreTestCase {
         let reopened = PulldownFeedTests.makeFeed(store: try open(), newItemsEvery: 0)
         XCTAssertEqual(try reopened.session(session),
                        SessionState(lastUpdated: testNow, lastSeenID: 12, refreshCount: 2))
-        XCTAssertEqual(reopened.newestID(), 12)
+        XCTAssertEqual(try reopened.newestID(), 12)
         XCTAssertEqual(try reopened.seedIfEmpty(count: 12), 0, "a seeded store is not seeded again")
     }
 

@@ -37,6 +37,15 @@ func makeFeed(
 }
 
 extension Feed {
+    /// The revision once a shared store's check has answered, waited for on this thread: what a
+    /// handler must not do, and a test may. A failed check moved the revision too.
+    func revisionAfterCheck() -> UInt64 {
+        let answered = DispatchSemaphore(value: 0)
+        withCurrentRevision { _ in answered.signal() }
+        answered.wait()
+        return revision.current
+    }
+
     /// A refresh through the group-committing batcher, as the API makes it, waited for.
     func refresh(session id: SessionID, after: Int64?, limit: Int) throws -> RefreshResult {
         let answer = Mutex<Result<RefreshResult, any Error>?>(nil)

@@ -15,7 +15,7 @@ protocol LiveSource: Sendable {
 /// The feed is the source of live events.
 extension Feed: LiveSource {
     func newestItemID() throws -> Int64? {
-        newestID()
+        try newestID()
     }
 }
 
