@@ -74,7 +74,7 @@ struct API: Sendable {
         switch query.cursor {
         case .after(let id):
             // Fixed or not by its own items alone: no newest id needed (a check, on a shared store).
-            page = try feed.newer(after: id, limit: query.limit)
+            page = try feed.page(after: id, limit: query.limit)
         case .before(let id):
             // The newest id is read before the page, so a page called fixed is at least that old.
             // It is the id this process knows, without the shared store's check: one that lags
@@ -95,21 +95,21 @@ struct API: Sendable {
         var response = HTTPResponse.json(body)
         response.headers.add("ETag", EntityTag.strong(for: body))
         response.headers.add("Cache-Control", immutable ? PageCaching.immutable : PageCaching.revalidate)
-        if let link = Self.nextLink(page: page, query: query) { response.headers.add("Link", link) }
+        if let link = Self.nextLink(page: page, limit: query.limit) { response.headers.add("Link", link) }
         return response
     }
 
     /// The `Link` header (RFC 8288) to the next page in the direction being walked.
-    static func nextLink(page: ItemPage, query: ItemsQuery) -> String? {
+    static func nextLink(page: ItemPage, limit: Int) -> String? {
         guard page.hasMore else { return nil }
-        switch query.cursor {
-        case .newest, .before:
+        switch page.direction {
+        case .older:
             guard let oldest = page.items.last else { return nil }
-            return "</api/items?limit=\(query.limit)&before=\(oldest.id)>; rel=\"next\""
-        case .after:
+            return "</api/items?limit=\(limit)&before=\(oldest.id)>; rel=\"next\""
+        case .newer:
             // Walking towards newer items: the next batch starts after the newest one shown.
             guard let newest = page.items.first else { return nil }
-            return "</api/items?limit=\(query.limit)&after=\(newest.id)>; rel=\"next\""
+            return "</api/items?limit=\(limit)&after=\(newest.id)>; rel=\"next\""
         }
     }
 

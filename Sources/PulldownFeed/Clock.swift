@@ -1,7 +1,9 @@
 import Foundation
 import Synchronization
 
-/// Where the feed gets "now" from. Implementations must be safe to call from any thread.
+/// Where the feed, and the API above it, get "now" from: item times, session stamps, when demo
+/// items are due. The one clock they read; Dispatch only schedules (timers, delayed answers).
+/// Implementations must be safe to call from any thread.
 public protocol FeedClock: Sendable {
     func now() -> Date
 }

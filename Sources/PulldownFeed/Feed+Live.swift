@@ -3,12 +3,13 @@ import Foundation
 /// What live events need: the newest items above a cursor and word of every insert; and the demo
 /// generator that `DemoGeneratorTimer` runs while they are watched.
 extension Feed {
-    /// The newest `limit` items with id > `cursor`, newest first; `hasMore` says even more are
-    /// newer (the caller has a gap and should refresh).
-    public func latestItems(after cursor: Int64, limit: Int) throws -> ItemPage {
+    /// The newest `limit` items with id > `cursor`, newest first: the top of the feed, not the
+    /// items next to the cursor (that is `page(after:)`). `gap` says more are newer than the
+    /// cursor (the caller should refresh).
+    public func latestItems(newerThan cursor: Int64, limit: Int) throws -> LatestItems {
         let limit = clamp(limit)
         let rows = try store.read { try $0.newestItems(after: cursor, limit: limit + 1) }
-        return ItemPage(items: Array(rows.prefix(limit)), hasMore: rows.count > limit)
+        return LatestItems(items: Array(rows.prefix(limit)), gap: rows.count > limit)
     }
 
     /// Calls `handler` after every committed insert, made here or by another process sharing the

@@ -96,19 +96,20 @@ public final class Feed: Sendable {
 
     // MARK: Reading
 
-    /// Items with id < `before` (all items when nil), newest first; `hasMore` says older items exist.
+    /// The `limit` items just below `before` (the newest items when nil), newest first;
+    /// `hasMore` says older items exist.
     public func page(before: Int64?, limit: Int) throws -> ItemPage {
         let limit = clamp(limit)
         let rows = try store.read { try $0.items(before: before ?? Int64.max, limit: limit + 1) }
-        return ItemPage(items: Array(rows.prefix(limit)), hasMore: rows.count > limit)
+        return ItemPage(items: Array(rows.prefix(limit)), direction: .older, hasMore: rows.count > limit)
     }
 
-    /// The `limit` items immediately newer than `after` (contiguous), newest first; `hasMore`
-    /// says even newer items exist, i.e. the client still has a gap above these.
-    public func newer(after: Int64, limit: Int) throws -> ItemPage {
+    /// The `limit` items just above `after` (contiguous with it), newest first; `hasMore` says
+    /// even newer items exist, i.e. the client still has a gap above these.
+    public func page(after: Int64, limit: Int) throws -> ItemPage {
         let limit = clamp(limit)
         let rows = try store.read { try $0.oldestItems(after: after, limit: limit + 1) }
-        return ItemPage(items: Array(rows.prefix(limit).reversed()), hasMore: rows.count > limit)
+        return ItemPage(items: Array(rows.prefix(limit).reversed()), direction: .newer, hasMore: rows.count > limit)
     }
 
     /// Throws if the store does not answer a trivial query that touches the items table.

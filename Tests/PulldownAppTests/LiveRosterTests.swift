@@ -15,9 +15,7 @@ final class LiveRosterTests: XCTestCase {
     }
 
     private func batch(from: Int64, _ ids: ClosedRange<Int64>, gap: Bool = false) -> LiveBatch {
-        LiveBatch(from: from, items: ids.reversed().map {
-            Item(id: $0, title: "", body: "", author: "", createdAt: Date(timeIntervalSince1970: 0))
-        }, gap: gap)
+        LiveBatch(from: from, items: testItems(ids), gap: gap)
     }
 
     func testASubscriberAtOrPastTheLastSentJoinsAndOneBehindIsCaughtUpFirst() {

@@ -39,22 +39,22 @@ class PagingTests: FeedStoreTestCase {
         let exact = try feed.page(before: 4, limit: 3)
         XCTAssertEqual(exact.items.map(\.id), [3, 2, 1])
         XCTAssertFalse(exact.hasMore, "exactly `limit` items left is not 'more'")
-        XCTAssertEqual(try feed.page(before: 1, limit: 3), ItemPage(items: [], hasMore: false))
+        XCTAssertEqual(try feed.page(before: 1, limit: 3), ItemPage(items: [], direction: .older, hasMore: false))
     }
 
     func testNewerReturnsTheItemsImmediatelyAboveTheCursorAndReportsTheGap() throws {
         let feed = try makeFeed()
         try feed.seedIfEmpty(count: 30)
 
-        let above = try feed.newer(after: 10, limit: 5)
+        let above = try feed.page(after: 10, limit: 5)
         XCTAssertEqual(above.items.map(\.id), [15, 14, 13, 12, 11], "contiguous from the cursor, newest first")
         XCTAssertTrue(above.hasMore, "16...30 are still missing above")
 
-        let rest = try feed.newer(after: 25, limit: 5)
+        let rest = try feed.page(after: 25, limit: 5)
         XCTAssertEqual(rest.items.map(\.id), [30, 29, 28, 27, 26])
         XCTAssertFalse(rest.hasMore)
 
-        XCTAssertEqual(try feed.newer(after: 30, limit: 5), ItemPage(items: [], hasMore: false))
+        XCTAssertEqual(try feed.page(after: 30, limit: 5), ItemPage(items: [], direction: .newer, hasMore: false))
     }
 
     func testLimitsOutsideTheConfiguredRangeAreClamped() throws {
@@ -62,7 +62,7 @@ class PagingTests: FeedStoreTestCase {
         try feed.seedIfEmpty(count: 150)
         XCTAssertEqual(try feed.page(before: nil, limit: 0).items.count, 1)
         XCTAssertEqual(try feed.page(before: nil, limit: 10_000).items.count, 100)
-        XCTAssertEqual(try feed.newer(after: 0, limit: -3).items.map(\.id), [1])
+        XCTAssertEqual(try feed.page(after: 0, limit: -3).items.map(\.id), [1])
     }
 
     func testNewestIDAndRevisionOnlyGrow() throws {

@@ -98,7 +98,7 @@ final class PostgresStoreTests: XCTestCase {
                     // committed, and an empty page below `total` is a real hole, not a race.
                     let writersDone = writing.withLock { $0 } == 0
                     do {
-                        let ids = try feed.newer(after: cursor, limit: 100).items.map(\.id).reversed()
+                        let ids = try feed.page(after: cursor, limit: 100).items.map(\.id).reversed()
                         if let first = ids.first, first != cursor + 1 || ids.last! != cursor + Int64(ids.count) {
                             holes.withLock { $0.append("after \(cursor) got \(Array(ids.prefix(5)))…") }
                         }

@@ -24,7 +24,7 @@ class SessionTests: FeedStoreTestCase {
         try feed.seedIfEmpty(count: 10)
         let session = SessionID.random()
         _ = try feed.page(before: nil, limit: 5)
-        _ = try feed.newer(after: 3, limit: 5)
+        _ = try feed.page(after: 3, limit: 5)
         try feed.checkHealth()
         XCTAssertNil(try feed.session(session))
         XCTAssertNil(try feed.session(session), "asking twice still creates nothing")

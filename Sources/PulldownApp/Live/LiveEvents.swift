@@ -31,7 +31,7 @@ final class LiveEvents: Sendable {
         self.settings = settings
         let newest: Int64?
         do {
-            newest = try source.newestItemID()
+            newest = try source.newestID()
         } catch {
             // The first insert heard says how far the feed went.
             ErrorLog.write("live events: cannot read the newest item id: \(error)")
@@ -117,7 +117,7 @@ final class LiveEvents: Sendable {
             return
         case .readNewestID:
             do {
-                if let newest = try source.newestItemID() { roster.access { $0.remember(newest) } }
+                if let newest = try source.newestID() { roster.access { $0.remember(newest) } }
             } catch {
                 ErrorLog.write("live events: cannot read the newest item id: \(error)")
             }

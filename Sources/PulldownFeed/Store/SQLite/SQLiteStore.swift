@@ -79,16 +79,20 @@ public final class SQLiteStore: FeedStore {
     /// The switch reads the header, then upgrades to a write lock; when another process starting
     /// on the same new file holds that lock, SQLite answers SQLITE_BUSY at once instead of
     /// calling the busy handler (waiting could deadlock two upgraders). So the switch itself is
-    /// retried here, for as long as the busy timeout would have waited.
+    /// retried here every 5 ms, as many times as fit in the busy timeout: counted rather than
+    /// timed, so the feed's `FeedClock` stays the one clock this module reads (Dispatch only
+    /// schedules).
     private static func switchToWAL(_ connection: SQLiteConnection) throws -> String {
-        let deadline = ContinuousClock.now + .milliseconds(Int(busyTimeoutMilliseconds))
+        let pause = 5
+        var retries = Int(busyTimeoutMilliseconds) / pause
         while true {
             do {
                 return try connection.withStatement("PRAGMA journal_mode = WAL") { statement in
                     try statement.step() ? statement.string(0) : ""
                 }
-            } catch let error as SQLiteError where error.code & 0xff == SQLITE_BUSY && ContinuousClock.now < deadline {
-                Thread.sleep(forTimeInterval: 0.005)
+            } catch let error as SQLiteError where error.code & 0xff == SQLITE_BUSY && retries > 0 {
+                retries -= 1
+                Thread.sleep(forTimeInterval: Double(pause) / 1000)
             }
         }
     }
