@@ -37,8 +37,10 @@ let package = Package(
                 resources: [.copy("Resources/openapi.json")]),
         .executableTarget(name: "pulldown", dependencies: ["PulldownApp"]),
 
-        .testTarget(name: "PulldownHTTPTests", dependencies: ["PulldownHTTP"]),
-        .testTarget(name: "PulldownFeedTests", dependencies: ["PulldownFeed"]),
+        // Test doubles the test targets share (clocks moved by hand), kept out of the program.
+        .target(name: "PulldownTesting", dependencies: ["PulldownFeed", "PulldownHTTP"]),
+        .testTarget(name: "PulldownHTTPTests", dependencies: ["PulldownHTTP", "PulldownTesting"]),
+        .testTarget(name: "PulldownFeedTests", dependencies: ["PulldownFeed", "PulldownTesting"]),
         .testTarget(name: "PulldownAppTests", dependencies: ["PulldownApp"]),
     ],
     swiftLanguageModes: [.v6]

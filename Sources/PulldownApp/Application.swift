@@ -6,8 +6,8 @@ import Synchronization
 
 /// Pulldown assembled: the store, the feed, the page's files and the API behind one server.
 public final class Application: Sendable {
-    public let server: HTTPServer
-    public let feed: Feed
+    private let server: HTTPServer
+    private let feed: Feed
     private let live: LiveEvents
     private let maintenance: Maintenance
 
@@ -17,18 +17,24 @@ public final class Application: Sendable {
     }
 
     /// Opens (and if new, seeds) the store, loads the page's files and starts listening.
-    public init(configuration: Configuration, clock: any FeedClock = SystemClock()) throws(StartupError) {
-        let store: any FeedStore
-        let tokens: SessionTokens
+    public convenience init(configuration: Configuration) throws(StartupError) {
+        try self.init(configuration: configuration, clock: SystemClock())
+    }
+
+    /// The same on a clock of the caller's (tests move one by hand).
+    init(configuration: Configuration, clock: any FeedClock) throws(StartupError) {
+        let opened: FeedStores.Opened
         let staticFiles: StaticFiles
         do {
             // A postgres:// URL shares one PostgreSQL database between instances; a pooled
             // connection per server thread, plus one for the maintenance timer.
-            store = try FeedStores.open(configuration.databasePath, connections: configuration.server.threads + 1)
-            tokens = try SessionTokens(store: store)
+            opened = try FeedStores.openFeed(configuration.databasePath, connections: configuration.server.threads + 1,
+                                            clock: clock, configuration: configuration.feed)
         } catch {
             throw StartupError(description: "\(error)")
         }
+        let feed = opened.feed
+        let tokens = opened.tokens
         do {
             staticFiles = try StaticFiles(root: configuration.publicFolder)
         } catch {
@@ -37,7 +43,6 @@ public final class Application: Sendable {
         guard let openAPI = OpenAPIDocument.response else {
             throw StartupError(description: "the OpenAPI document is missing from the program's resources")
         }
-        let feed = Feed(store: store, clock: clock, configuration: configuration.feed)
         do {
             _ = try feed.seedIfEmpty(count: configuration.seedCount)
             try feed.expireIdleSessions()

@@ -6,8 +6,8 @@ import Foundation
 /// too, for a shared store), reads run on pooled connections.
 public final class Feed: Sendable {
     let store: any FeedStore
-    public let clock: any FeedClock
-    public let configuration: FeedConfiguration
+    let clock: any FeedClock
+    let configuration: FeedConfiguration
     /// The revision and the newest id, as this process knows them.
     let revision: FeedRevision
     /// Every committed insert is reported here: the revision moves, observers hear of it.
@@ -19,7 +19,7 @@ public final class Feed: Sendable {
     /// Coalesced checks of the newest id, on a shared store only.
     let sharedStoreCheck: SharedStoreChecker?
 
-    public init(store: any FeedStore, clock: any FeedClock = SystemClock(), configuration: FeedConfiguration = .init()) {
+    init(store: any FeedStore, clock: any FeedClock = SystemClock(), configuration: FeedConfiguration = .init()) {
         self.store = store
         self.clock = clock
         self.configuration = configuration

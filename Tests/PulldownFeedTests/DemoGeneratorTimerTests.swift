@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import XCTest
 @testable import PulldownFeed
+import PulldownTesting
 
 /// The feed's own generator timer: items appear when due while watched, and never unwatched.
 final class DemoGeneratorTimerTests: XCTestCase {

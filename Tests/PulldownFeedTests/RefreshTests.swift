@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import XCTest
 @testable import PulldownFeed
+import PulldownTesting
 
 class RefreshTests: FeedStoreTestCase {
     func testRefreshGeneratesNothingBeforeTheIntervalAndOneToThreeItemsAfterIt() throws {

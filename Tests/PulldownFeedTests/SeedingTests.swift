@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PulldownFeed
+import PulldownTesting
 
 class SeedingTests: FeedStoreTestCase {
     private func allItems(_ feed: Feed) throws -> [Item] {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PulldownFeed
+import PulldownTesting
 
 class SessionTests: FeedStoreTestCase {
     func testSessionsPersistAcrossReopeningTheSameFile() throws {

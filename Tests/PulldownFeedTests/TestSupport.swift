@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import XCTest
 @testable import PulldownFeed
+import PulldownTesting
 
 /// 2026-11-30 07:41:00 UTC: a fixed "now" so every run sees the same days.
 let testNow = Date(timeIntervalSince1970: 1_795_938_060)
