@@ -41,10 +41,11 @@ let package = Package(
         .target(name: "PulldownApp", dependencies: ["PulldownHTTP", "PulldownFeed", "CJansson", "CQRencode"],
                 resources: [.copy("Resources/openapi.json")]),
         .executableTarget(name: "pulldown", dependencies: ["PulldownApp"]),
-        // What the tests share and the program never uses.
-        .target(name: "PulldownTesting", dependencies: ["PulldownFeed"]),
 
-        .testTarget(name: "PulldownHTTPTests", dependencies: ["PulldownHTTP"]),
+        // What the test targets share and the program never links: clocks moved by hand, and
+        // waiting forms of the feed's calls that answer later.
+        .target(name: "PulldownTesting", dependencies: ["PulldownFeed", "PulldownHTTP"]),
+        .testTarget(name: "PulldownHTTPTests", dependencies: ["PulldownHTTP", "PulldownTesting"]),
         .testTarget(name: "PulldownFeedTests", dependencies: ["PulldownFeed", "PulldownTesting"]),
         .testTarget(name: "PulldownAppTests", dependencies: ["PulldownApp", "PulldownTesting"]),
     ],

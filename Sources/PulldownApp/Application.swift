@@ -6,8 +6,8 @@ import Synchronization
 
 /// Pulldown assembled: the store, the feed, the page's files and the API behind one server.
 public final class Application: Sendable {
-    public let server: HTTPServer
-    public let feed: Feed
+    private let server: HTTPServer
+    private let feed: Feed
     private let live: LiveEvents
     private let maintenance: Maintenance
 
@@ -17,18 +17,24 @@ public final class Application: Sendable {
     }
 
     /// Opens (and if new, seeds) the store, loads the page's files and starts listening.
-    public init(configuration: Configuration, clock: any FeedClock = SystemClock()) throws(StartupError) {
-        let store: any FeedStore
-        let tokens: SessionTokens
+    public convenience init(configuration: Configuration) throws(StartupError) {
+        try self.init(configuration: configuration, clock: SystemClock())
+    }
+
+    /// The same on a clock of the caller's (tests move one by hand).
+    init(configuration: Configuration, clock: any FeedClock) throws(StartupError) {
+        let opened: FeedStores.Opened
         let staticFiles: StaticFiles
         do {
             // A postgres:// URL shares one PostgreSQL database between instances; a pooled
             // connection per server thread, plus one for the maintenance timer.
-            store = try FeedStores.open(configuration.databasePath, connections: configuration.server.threads + 1)
-            tokens = try SessionTokens(store: store)
+            opened = try FeedStores.openFeed(configuration.databasePath, connections: configuration.server.threads + 1,
+                                            clock: clock, configuration: configuration.feed)
         } catch {
             throw StartupError(description: "\(error)")
         }
+        let feed = opened.feed
+        let tokens = opened.tokens
         do {
             staticFiles = try StaticFiles(root: configuration.publicFolder)
         } catch {
@@ -37,11 +43,6 @@ public final class Application: Sendable {
         guard let openAPI = OpenAPIDocument.response else {
             throw StartupError(description: "the OpenAPI document is missing from the program's resources")
         }
-        var feedConfiguration = FeedConfiguration()
-        feedConfiguration.maxPageSize = Configuration.maxPageSize
-        feedConfiguration.newItemsEvery = configuration.newItemsEvery
-        feedConfiguration.sessionTTL = configuration.sessionTTLDays * 86_400
-        let feed = Feed(store: store, clock: clock, configuration: feedConfiguration)
         do {
             _ = try feed.seedIfEmpty(count: configuration.seedCount)
             try feed.expireIdleSessions()
@@ -52,8 +53,7 @@ public final class Application: Sendable {
         }
 
         let live = LiveEvents(source: feed, settings: .init(
-            maxStreams: configuration.maxStreams, heartbeatSeconds: configuration.heartbeatSeconds,
-            newItemsEvery: configuration.newItemsEvery))
+            maxStreams: configuration.maxStreams, heartbeatSeconds: configuration.heartbeatSeconds))
         let handler = Self.handler(feed: feed, tokens: tokens, staticFiles: staticFiles, openAPI: openAPI,
                                    live: live, configuration: configuration)
         var serverConfiguration = configuration.server
@@ -69,7 +69,7 @@ public final class Application: Sendable {
         }
         self.feed = feed
         self.live = live
-        self.maintenance = Maintenance(feed: feed, staticFiles: staticFiles)
+        self.maintenance = Maintenance(feed: feed, staticFiles: staticFiles, live: live)
     }
 
     /// The port the server listens on.
@@ -125,23 +125,29 @@ extension Application {
     }
 }
 
-/// Background chores: picking up edits to the page's files, forgetting idle sessions.
+/// Background chores: picking up edits to the page's files, forgetting idle sessions, and the
+/// demo items that appear while someone watches the live feed.
 private final class Maintenance: Sendable {
-    private let timers: Mutex<[DispatchSourceTimer]>
+    private let timers: [RepeatingTimer]
+    private let generator: DemoGeneratorTimer
 
-    init(feed: Feed, staticFiles: StaticFiles) {
+    init(feed: Feed, staticFiles: StaticFiles, live: LiveEvents) {
         let queue = DispatchQueue(label: "pulldown.maintenance", qos: .utility)
-        let reload = DispatchSource.makeTimerSource(queue: queue)
-        reload.schedule(deadline: .now() + 1, repeating: 1)
-        reload.setEventHandler { staticFiles.reloadIfChanged() }
-        let expire = DispatchSource.makeTimerSource(queue: queue)
-        expire.schedule(deadline: .now() + 3600, repeating: 3600)
-        expire.setEventHandler { _ = try? feed.expireIdleSessions() }
-        for timer in [reload, expire] { timer.resume() }
-        timers = Mutex([reload, expire])
+        let reload = RepeatingTimer(every: 1, on: queue) { staticFiles.reloadIfChanged() }
+        let expire = RepeatingTimer(every: 3600, on: queue) {
+            do {
+                try feed.expireIdleSessions()
+            } catch {
+                ErrorLog.write("cannot forget idle sessions: \(error)")
+            }
+        }
+        timers = [reload, expire]
+        generator = DemoGeneratorTimer(feed: feed, whileWatched: { live.openStreams > 0 },
+                                       onError: { ErrorLog.write("demo generator: \($0)") })
     }
 
     func cancel() {
-        timers.withLock { $0.forEach { $0.cancel() } }
+        timers.forEach { $0.cancel() }
+        generator.cancel()
     }
 }

@@ -11,6 +11,11 @@ struct DemoKnobs: HTTPMiddleware {
     var jitterMilliseconds = 0
     var failRate = 0.0
 
+    /// The per-request knobs, read before any endpoint sees the query; every endpoint under
+    /// /api/ takes them.
+    static let parameterNames = ["_delay", "_fail"]
+    /// The largest `_delay`, so a typo cannot hold a connection for an hour.
+    static let maxDelayMilliseconds = 10_000
     static let failableStatuses: [Int: String] = [
         429: "Too Many Requests", 500: "Internal Server Error", 503: "Service Unavailable",
     ]
@@ -41,31 +46,22 @@ struct DemoKnobs: HTTPMiddleware {
         let failure: Problem?
     }
 
-    /// Reads `_delay` and `_fail`, rolls the fail rate; throws a 400 for a bad knob value.
+    /// Reads `_delay` and `_fail` (the first of each, if repeated), rolls the fail rate; throws
+    /// a 400 naming every bad knob.
     func plan(for request: HTTPRequest) throws(Problem) -> Plan {
-        var delay = delayMilliseconds + (jitterMilliseconds > 0 ? Int.random(in: 0...jitterMilliseconds) : 0)
-        if let text = request.query.first("_delay") {
-            guard let value = Self.integer(text), (0...Configuration.maxRequestDelayMilliseconds).contains(value) else {
-                throw Problem.badRequest("_delay must be a number of milliseconds from 0 to \(Configuration.maxRequestDelayMilliseconds).",
-                                         invalidParams: [.init(name: "_delay", reason: "must be an integer from 0 to \(Configuration.maxRequestDelayMilliseconds)")])
-            }
-            delay = value
-        }
+        var reader = QueryReader(request.query)
+        let delayParameter = reader.integer("_delay", in: 0...Int64(Self.maxDelayMilliseconds), repeatable: true)
+        let failParameter = reader.integer("_fail", oneOf: Self.failableStatuses.keys.sorted(), repeatable: true)
+        try reader.invalid.check("The query has invalid parameters.")
+        let delay = delayParameter.map(Int.init)
+            ?? delayMilliseconds + (jitterMilliseconds > 0 ? Int.random(in: 0...jitterMilliseconds) : 0)
         var failure: Problem?
-        if let text = request.query.first("_fail") {
-            guard let status = Self.integer(text), let title = Self.failableStatuses[status] else {
-                throw Problem.badRequest("_fail must be 429, 500 or 503.",
-                                         invalidParams: [.init(name: "_fail", reason: "must be 429, 500 or 503")])
-            }
-            failure = Self.injected(status: status, title: title, reason: "the _fail parameter asked for it")
+        if let status = failParameter {
+            failure = Self.injected(status: status, title: Self.failableStatuses[status]!, reason: "the _fail parameter asked for it")
         } else if failRate > 0, Double.random(in: 0..<1) < failRate {
             failure = Self.injected(status: 503, title: "Service Unavailable", reason: "--fail-rate is \(failRate)")
         }
         return Plan(delayMilliseconds: delay, failure: failure)
-    }
-
-    private static func integer(_ text: String) -> Int? {
-        DecimalDigits.parse(text).flatMap { Int(exactly: $0) }
     }
 
     private static func injected(status: Int, title: String, reason: String) -> Problem {

@@ -5,7 +5,7 @@ public struct FieldError: Sendable, Equatable {
     /// A short human sentence, e.g. "must be 1 to 200 characters after trimming".
     public let reason: String
 
-    public init(name: String, reason: String) {
+    init(name: String, reason: String) {
         self.name = name
         self.reason = reason
     }

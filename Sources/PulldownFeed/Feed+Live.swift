@@ -1,29 +1,29 @@
 import Foundation
 
-/// What live events need: the newest items above a cursor, word of every insert, and the demo
-/// generator on a timer.
+/// What live events need: the newest items above a cursor and word of every insert; and the demo
+/// generator that `DemoGeneratorTimer` runs while they are watched.
 extension Feed {
-    /// The newest `limit` items with id > `cursor`, newest first; `hasMore` says even more are
-    /// newer (the caller has a gap and should refresh).
-    public func latestItems(after cursor: Int64, limit: Int) throws -> ItemPage {
+    /// The newest `limit` items with id > `cursor`, newest first: the top of the feed, not the
+    /// items next to the cursor (that is `page(after:)`). `gap` says more are newer than the
+    /// cursor (the caller should refresh).
+    public func latestItems(newerThan cursor: Int64, limit: Int) throws -> LatestItems {
         let limit = clamp(limit)
         let rows = try store.read { try $0.newestItems(after: cursor, limit: limit + 1) }
-        return ItemPage(items: Array(rows.prefix(limit)), hasMore: rows.count > limit)
+        return LatestItems(items: Array(rows.prefix(limit)), gap: rows.count > limit)
     }
 
     /// Calls `handler` after every committed insert, made here or by another process sharing the
     /// store, with the largest new id; nil when inserts may have been missed (read again).
     public func observeInserts(_ handler: @escaping @Sendable (Int64?) -> Void) {
-        cache.observeInserts(handler)
+        inserts.observers.add(handler)
     }
 
     /// Adds 1 to 3 demo items if `newItemsEvery` has passed since the last item, as a refresh
-    /// would; the live events call it on a timer while a stream is open.
-    public func generateDueItems() throws {
-        let generator = DemoGenerator(interval: configuration.newItemsEvery)
+    /// would; `DemoGeneratorTimer` calls it while a stream is open.
+    func generateDueItems() throws {
         let now = clock.now()
         if let newest = try store.write({ try generator.generateIfDue(now: now, in: $0) }) {
-            cache.noteInserted(upTo: newest)
+            inserts.inserted(upTo: newest)
         }
     }
 }

@@ -32,7 +32,7 @@ extension Feed {
             return lastID
         }
         guard let lastID else { return 0 }
-        cache.noteInserted(upTo: lastID)
+        inserts.inserted(upTo: lastID)
         // A big seed leaves a WAL as large as the data; fold it in now rather than keep it on disk.
         if count >= 10_000 { compactStorage() }
         return count

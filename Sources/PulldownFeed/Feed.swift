@@ -6,9 +6,14 @@ import Foundation
 /// too, for a shared store), reads run on pooled connections.
 public final class Feed: Sendable {
     let store: any FeedStore
-    public let clock: any FeedClock
-    public let configuration: FeedConfiguration
-    let cache: FeedCache
+    let clock: any FeedClock
+    let configuration: FeedConfiguration
+    /// The revision and the newest id, as this process knows them.
+    let revision: FeedRevision
+    /// Every committed insert is reported here: the revision moves, observers hear of it.
+    let inserts: InsertReports
+    /// Adds demo items when due: on a refresh, and for `DemoGeneratorTimer`.
+    let generator: DemoGenerator
     /// Group commit for `refresh(…, completion:)`.
     let refreshes: GroupCommit<RefreshRequest, RefreshResult>
     /// Group commit for `addItem(_:completion:)`.
@@ -16,100 +21,100 @@ public final class Feed: Sendable {
     /// Coalesced checks of the newest id, on a shared store only.
     let sharedStoreCheck: SharedStoreChecker?
 
-    public init(store: any FeedStore, clock: any FeedClock = SystemClock(), configuration: FeedConfiguration = .init()) {
+    init(store: any FeedStore, clock: any FeedClock = SystemClock(), configuration: FeedConfiguration = .init()) {
         self.store = store
         self.clock = clock
         self.configuration = configuration
-        let cache = FeedCache()
-        self.cache = cache
+        let revision = FeedRevision()
+        self.revision = revision
+        let inserts = InsertReports(revision: revision, observers: InsertObservers())
+        self.inserts = inserts
+        let generator = DemoGenerator(interval: configuration.newItemsEvery)
+        self.generator = generator
         // The group commits hold what a write needs, not the feed, so the two hold no cycle.
         // Refreshes and posts share one serial writer queue: they take the write lock in turn.
         let writer = DispatchQueue(label: "pulldown.writer", qos: .userInitiated)
-        let refresher = Refresher(store: store, clock: clock, generator: DemoGenerator(interval: configuration.newItemsEvery),
-                                  cache: cache)
+        let refresher = Refresher(store: store, clock: clock, generator: generator, inserts: inserts)
         self.refreshes = GroupCommit(queue: writer, commit: refresher.commit)
-        self.posts = GroupCommit(queue: writer, commit: Poster(store: store, clock: clock, cache: cache).commit)
-        self.sharedStoreCheck = store.isShared ? SharedStoreChecker { [store, cache] in
+        self.posts = GroupCommit(queue: writer, commit: Poster(store: store, clock: clock, inserts: inserts).commit)
+        self.sharedStoreCheck = store.isShared ? SharedStoreChecker { [store, revision] in
             let outcome = Result { try store.read { try $0.maxItemID() } }
-            cache.noteStoreAnswered(newest: try? outcome.get())
+            switch outcome {
+            case .success(let newest): revision.noteStoreAnswered(newest: newest ?? 0)
+            case .failure: revision.noteStoreDidNotAnswer()
+            }
             return outcome
         } : nil
         // Another process sharing the store inserted: move the caches as if the insert were ours.
         // Registered before the first read, so no insert can fall between the read and the hook.
-        store.observeForeignInserts { newest in cache.noteForeignInserts(upTo: newest) }
+        store.observeForeignInserts { newest in inserts.foreignInserts(upTo: newest) }
         // Best effort: if the store does not answer now, `newestID()` asks again later.
-        if let newest = readNewestID() {
-            _ = cache.merge(newest: newest)
+        if let newest = try? readNewestID() {
+            _ = revision.merge(newest: newest)
         }
     }
 
-    /// The largest id from the database; outer nil when the store did not answer.
-    private func readNewestID() -> Int64?? {
-        do {
-            return .some(try store.read { try $0.maxItemID() })
-        } catch {
-            return nil
-        }
+    /// The largest id in the database, 0 for an empty feed.
+    private func readNewestID() throws -> Int64 {
+        try store.read { try $0.maxItemID() } ?? 0
     }
 
-    /// A number that moves on every committed insert in this process (a seed or a generated batch
-    /// counts once), and when another process sharing the store reports inserts: a cache keyed
-    /// on it is stale once it moved.
+    /// Gives `body` the feed's revision: a number that moves on every committed insert in this
+    /// process (a seed or a generated batch counts once), and when another process sharing the
+    /// store reports inserts. A cache keyed on it is stale once it moved; it moves only after the
+    /// commit, so data read after seeing revision R is at least as new as R.
     ///
-    /// It moves only after the commit, so data read after seeing revision R is at least as new as R.
+    /// On SQLite, `body` runs before this returns. On a shared store (PostgreSQL) the store's
+    /// newest id is checked first, so an item another process committed and acknowledged is
+    /// never hidden by a cache keyed on this revision, even before its notification arrives: one
+    /// indexed query, shared by every caller that arrived before it started (see
+    /// `SharedStoreCheck`). No caller's thread waits for it: when a check is in flight, `body`
+    /// runs later, on the thread that made the next one, so it must be quick. If the store does
+    /// not answer, `body` gets its error and the revision moves, so nothing cached is trusted
+    /// while it is down.
     ///
-    /// Cost: a lock on SQLite. On a shared store (PostgreSQL) also a check of the store's newest
-    /// id, so an item another process committed and acknowledged is never hidden by a cache keyed
-    /// on this revision, even before its notification arrives: one indexed query, shared by every
-    /// caller that arrived before it started (see `SharedStoreCheck`). If the store does not
-    /// answer, the revision moves, so nothing cached is trusted while it is down.
-    public func currentRevision() -> UInt64 {
-        _ = sharedStoreCheck?.checkAndWait()
-        return cache.revision
-    }
-
-    /// `currentRevision()` without holding this thread while the shared store is checked:
-    /// `body` gets the revision, or the store's error when the check failed.
-    ///
-    /// `body` runs before this returns on SQLite, and on a shared store when no check was in
-    /// flight; else later, on the thread that made the check, so it must be quick and must not
-    /// wait for another check (`currentRevision()`, `newestID()`).
+    /// There is no form of this that waits: a server thread held for another request's query
+    /// is what the shared check exists to avoid.
     public func withCurrentRevision(_ body: @escaping @Sendable (Result<UInt64, any Error>) -> Void) {
-        guard let sharedStoreCheck else { return body(.success(cache.revision)) }
-        sharedStoreCheck.check { [cache] outcome in body(outcome.map { _ in cache.revision }) }
+        guard let sharedStoreCheck else { return body(.success(revision.current)) }
+        sharedStoreCheck.check { [revision] outcome in body(outcome.map { _ in revision.current }) }
     }
 
-    /// The largest item id, or nil for an empty feed. Only grows.
+    /// The largest item id this process knows of, or nil for an empty feed. Only grows.
     ///
-    /// Cost: cached on SQLite (read once); on a shared store a shared check, as for
-    /// `currentRevision()`.
-    public func newestID() -> Int64? {
-        _ = sharedStoreCheck?.checkAndWait()
-        if let known = cache.newestID { return known }
-        guard let read = readNewestID() else { return nil }
-        return cache.merge(newest: read)
+    /// Read from the store once, then kept up to date by every insert reported; it waits for no
+    /// check. On a shared store it may therefore lag another process's insert until its
+    /// notification arrives, but it is never ahead of the store: what is decided on it (a page
+    /// that can never change) errs on the safe side.
+    public func newestID() throws -> Int64? {
+        let newest = try revision.newestID ?? revision.merge(newest: readNewestID())
+        return newest == 0 ? nil : newest
     }
+
+    /// The largest page the feed returns; larger limits are clamped.
+    public static let maxPageSize = 100
 
     /// Clamps a page size into 1...maxPageSize; the API layer validates, this is only a safety net.
     func clamp(_ limit: Int) -> Int {
-        min(max(1, limit), max(1, configuration.maxPageSize))
+        min(max(1, limit), Self.maxPageSize)
     }
 
     // MARK: Reading
 
-    /// Items with id < `before` (all items when nil), newest first; `hasMore` says older items exist.
+    /// The `limit` items just below `before` (the newest items when nil), newest first;
+    /// `hasMore` says older items exist.
     public func page(before: Int64?, limit: Int) throws -> ItemPage {
         let limit = clamp(limit)
         let rows = try store.read { try $0.items(before: before ?? Int64.max, limit: limit + 1) }
-        return ItemPage(items: Array(rows.prefix(limit)), hasMore: rows.count > limit)
+        return ItemPage(items: Array(rows.prefix(limit)), direction: .older, hasMore: rows.count > limit)
     }
 
-    /// The `limit` items immediately newer than `after` (contiguous), newest first; `hasMore`
-    /// says even newer items exist, i.e. the client still has a gap above these.
-    public func newer(after: Int64, limit: Int) throws -> ItemPage {
+    /// The `limit` items just above `after` (contiguous with it), newest first; `hasMore` says
+    /// even newer items exist, i.e. the client still has a gap above these.
+    public func page(after: Int64, limit: Int) throws -> ItemPage {
         let limit = clamp(limit)
         let rows = try store.read { try $0.oldestItems(after: after, limit: limit + 1) }
-        return ItemPage(items: Array(rows.prefix(limit).reversed()), hasMore: rows.count > limit)
+        return ItemPage(items: Array(rows.prefix(limit).reversed()), direction: .newer, hasMore: rows.count > limit)
     }
 
     /// Throws if the store does not answer a trivial query that touches the items table.

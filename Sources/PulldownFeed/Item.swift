@@ -33,16 +33,39 @@ public struct NewItem: Sendable {
     }
 }
 
-/// A slice of the feed, newest first.
+/// A keyset page: the `limit` items next to a cursor on one side of it, newest first.
 public struct ItemPage: Sendable, Equatable {
+    /// Which side of its cursor a page was read on.
+    public enum Direction: Sendable, Equatable {
+        /// Below the cursor (`Feed.page(before:)`, the newest page too): towards older items.
+        case older
+        /// Above the cursor (`Feed.page(after:)`): towards newer items.
+        case newer
+    }
+
     /// Newest first.
     public let items: [Item]
-    /// For `Feed.page`: older items exist. For `Feed.newer`: more newer items exist than were returned.
+    public let direction: Direction
+    /// More items lie beyond this page in `direction`: the walk goes on (the API's `hasMore`).
     public let hasMore: Bool
 
-    public init(items: [Item], hasMore: Bool) {
+    public init(items: [Item], direction: Direction, hasMore: Bool) {
         self.items = items
+        self.direction = direction
         self.hasMore = hasMore
+    }
+}
+
+/// The newest items above a cursor a client holds, newest first, at most a limit.
+public struct LatestItems: Sendable, Equatable {
+    public let items: [Item]
+    /// More items are newer than the cursor than were returned: the client has a hole to fill
+    /// (refresh), as in `RefreshResult`.
+    public let gap: Bool
+
+    public init(items: [Item], gap: Bool) {
+        self.items = items
+        self.gap = gap
     }
 }
 

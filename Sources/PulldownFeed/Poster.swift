@@ -7,7 +7,7 @@ import Foundation
 struct Poster: Sendable {
     let store: any FeedStore
     let clock: any FeedClock
-    let cache: FeedCache
+    let inserts: InsertReports
 
     /// Inserts `posts` (already validated) in one transaction, in order; returns the items as
     /// stored. If the transaction fails, nothing is added and every post fails.
@@ -21,7 +21,7 @@ struct Poster: Sendable {
             try store.setMeta(MetaKey.lastItemTime, double: now.timeIntervalSince1970)
             return ids
         }
-        if let newest = ids.max() { cache.noteInserted(upTo: newest) }
+        if let newest = ids.max() { inserts.inserted(upTo: newest) }
         return zip(ids, drafts).map { id, draft in
             Item(id: id, title: draft.title, body: draft.body, author: draft.author,
                  createdAt: Date(timeIntervalSince1970: Double(createdAt)))

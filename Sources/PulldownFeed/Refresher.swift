@@ -16,7 +16,7 @@ struct Refresher: Sendable {
     let store: any FeedStore
     let clock: any FeedClock
     let generator: DemoGenerator
-    let cache: FeedCache
+    let inserts: InsertReports
 
     /// Commits `requests` in one transaction, each applied in order as if alone; returns their
     /// results in that order. If the transaction fails, nothing changes and every one fails.
@@ -34,7 +34,7 @@ struct Refresher: Sendable {
             let results = try requests.map { try apply($0, now: now, newest: newest, in: store) }
             return (results, generated)
         }
-        if let generated { cache.noteInserted(upTo: generated) }
+        if let generated { inserts.inserted(upTo: generated) }
         return results
     }
 

@@ -12,13 +12,13 @@ public struct SessionID: Sendable, Hashable {
     }
 
     /// A fresh id from the system's secure random source (getrandom on Linux).
-    public static func random() -> SessionID {
+    static func random() -> SessionID {
         var rng = SystemRandomNumberGenerator()
         return SessionID(high: rng.next(), low: rng.next())
     }
 
     /// Parses exactly 32 lowercase hex characters.
-    public init?(hex: String) {
+    init?(hex: String) {
         guard let bytes = Hex.decode(hex), bytes.count == 16 else { return nil }
         self.init(bytes: bytes)
     }
@@ -44,7 +44,7 @@ public struct SessionID: Sendable, Hashable {
     }
 
     /// 32 lowercase hex characters.
-    public var hex: String { Hex.encode(bytes) }
+    var hex: String { Hex.encode(bytes) }
 }
 
 extension SessionID: CustomStringConvertible {

@@ -12,7 +12,7 @@ public struct SessionTokens: Sendable {
     static let secretLength = 32
     static let macLength = 16
 
-    public init(store: any FeedStore) throws {
+    init(store: any FeedStore) throws {
         let secret = try store.write { store in
             if let existing = try store.metaBytes(MetaKey.tokenSecret), existing.count == Self.secretLength {
                 return existing

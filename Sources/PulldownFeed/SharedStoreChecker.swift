@@ -6,7 +6,7 @@ import Synchronization
 /// A caller that finds no read in flight reads on its own thread, as an uncoalesced check would.
 /// Callers that arrive while a read is in flight are not held on a thread: their bodies are kept
 /// and called by the thread that finishes the next read, which runs on `queue` so that no server
-/// thread waits for it. `checkAndWait()` blocks the calling thread instead.
+/// thread waits for it. No caller can wait for a check: there is no such method.
 final class SharedStoreChecker: Sendable {
     /// The store's newest id (nil for an empty feed), or why the store did not answer.
     typealias Outcome = Result<Int64?, any Error>
@@ -28,19 +28,11 @@ final class SharedStoreChecker: Sendable {
     /// Calls `body` with the outcome of a read that started after this call: before returning,
     /// when no read was in flight; else later, on the thread that made the read.
     ///
-    /// `body` must not wait for another check (`checkAndWait()`): it may run on a thread of the
-    /// check's queue, and would hold it while waiting for a read that needs one.
+    /// `body` must be quick: it may run on the thread that made the read, which answers every
+    /// caller that waited for it in turn.
     func check(_ body: @escaping Waiter) {
         guard let action = state.withLock({ $0.arrive(body) }) else { return }
         perform([action])
-    }
-
-    /// `check`, waited for on this thread.
-    func checkAndWait() -> Outcome {
-        dispatchPrecondition(condition: .notOnQueue(queue))
-        let answer = Answer()
-        check { outcome in answer.deliver(outcome) }
-        return answer.wait()
     }
 
     /// Reads started so far (for tests).
@@ -60,23 +52,6 @@ final class SharedStoreChecker: Sendable {
             case .wake(let waiters, let outcome):
                 for waiter in waiters { waiter(outcome) }
             }
-        }
-    }
-
-    /// One outcome handed from the thread that read to the thread that waits. The semaphore
-    /// counts, so an outcome delivered before `wait()` is not lost.
-    private final class Answer: Sendable {
-        private let outcome = Mutex<Outcome?>(nil)
-        private let delivered = DispatchSemaphore(value: 0)
-
-        func deliver(_ value: Outcome) {
-            outcome.withLock { $0 = value }
-            delivered.signal()
-        }
-
-        func wait() -> Outcome {
-            delivered.wait()
-            return outcome.withLock { $0! }
         }
     }
 }

@@ -65,6 +65,14 @@ final class DemoKnobsTests: XCTestCase {
         }
     }
 
+    func testEveryBadKnobIsNamedInOneError() {
+        XCTAssertEqual(refusal(DemoKnobs(), "/api/items?_delay=-1&_fail=418")?.invalidParams.map(\.name), ["_delay", "_fail"])
+    }
+
+    func testARepeatedKnobIsReadAtItsFirstValue() throws {
+        XCTAssertEqual(try DemoKnobs().plan(for: request("/api/items?_delay=5&_delay=x")).delayMilliseconds, 5)
+    }
+
     func testAFailRateOfOneFailsEveryRequestWith503() throws {
         let knobs = DemoKnobs(failRate: 1)
         for _ in 0..<50 {

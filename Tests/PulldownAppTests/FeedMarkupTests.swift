@@ -14,7 +14,7 @@ final class FeedMarkupTests: XCTestCase {
     }
 
     private func markup(_ items: [Item], hasMore: Bool = true) -> String {
-        String(decoding: FeedMarkup.newestPage(ItemPage(items: items, hasMore: hasMore), limit: 10), as: UTF8.self)
+        String(decoding: FeedMarkup.newestPage(ItemPage(items: items, direction: .older, hasMore: hasMore), limit: 10), as: UTF8.self)
     }
 
     /// The JSON between the data block's tags, parsed.
@@ -59,7 +59,7 @@ final class FeedMarkupTests: XCTestCase {
     }
 
     func testTheJSONIsThePageTheAPIAnswers() throws {
-        let page = ItemPage(items: [item(2), item(1)], hasMore: true)
+        let page = ItemPage(items: [item(2), item(1)], direction: .older, hasMore: true)
         let html = String(decoding: FeedMarkup.newestPage(page, limit: 10), as: UTF8.self)
         let json = String(decoding: ResponseJSON.page(page, limit: 10), as: UTF8.self)
         XCTAssertTrue(html.hasSuffix(#"<script type="application/json" id="first-page">"# + json + "</script>"))

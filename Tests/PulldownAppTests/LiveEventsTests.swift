@@ -21,26 +21,25 @@ final class LiveEventsTests: XCTestCase {
             let newest = items.withLock { items -> Int64 in
                 for _ in 0..<count {
                     let id = Int64(items.count + 1)
-                    items.append(Item(id: id, title: "Item \(id)", body: "", author: "t", createdAt: Date(timeIntervalSince1970: 0)))
+                    items.append(contentsOf: testItems([id]))
                 }
                 return Int64(items.count)
             }
             if announce { handlers.withLock { $0 }.forEach { $0(newest) } }
         }
 
-        func newestItemID() throws -> Int64? { items.withLock { $0.last?.id } }
+        func newestID() throws -> Int64? { items.withLock { $0.last?.id } }
 
-        func latestItems(after cursor: Int64, limit: Int) throws -> ItemPage {
+        func latestItems(newerThan cursor: Int64, limit: Int) throws -> LatestItems {
             reads.add(1, ordering: .relaxed)
             let newer = items.withLock { $0.filter { $0.id > cursor } }.reversed()
-            return ItemPage(items: Array(newer.prefix(limit)), hasMore: newer.count > limit)
+            return LatestItems(items: Array(newer.prefix(limit)), gap: newer.count > limit)
         }
 
         func observeInserts(_ handler: @escaping @Sendable (Int64?) -> Void) {
             handlers.withLock { $0.append(handler) }
         }
 
-        func generateDueItems() throws {}
     }
 
     /// Keeps what it is sent, as text.
@@ -219,27 +218,23 @@ final class LiveEventsTests: XCTestCase {
 
 /// What a subscriber at a cursor gets from a batch, without a hub.
 final class LiveBatchTests: XCTestCase {
-    private func items(_ ids: ClosedRange<Int64>) -> [Item] {
-        ids.reversed().map { Item(id: $0, title: "", body: "", author: "", createdAt: Date(timeIntervalSince1970: 0)) }
-    }
-
     func testAtTheStartTheSharedEventPastTheEndNothingInsideItsOwnPart() {
-        let batch = LiveBatch(from: 10, items: items(11...13), gap: false)
+        let batch = LiveBatch(from: 10, items: testItems(11...13), gap: false)
         XCTAssertEqual(batch.to, 13)
         XCTAssertEqual(batch.delivery(for: 10), .shared)
         XCTAssertEqual(batch.delivery(for: 13), .nothing)
         XCTAssertEqual(batch.delivery(for: 20), .nothing)
-        XCTAssertEqual(batch.delivery(for: 11), .own(items(12...13), gap: false))
+        XCTAssertEqual(batch.delivery(for: 11), .own(testItems(12...13), gap: false))
     }
 
     func testInsideABatchWithAGapTheGapStaysWhenNothingListedIsKnown() {
-        let batch = LiveBatch(from: 0, items: items(16...25), gap: true)
-        XCTAssertEqual(batch.delivery(for: 3), .own(items(16...25), gap: true))
-        XCTAssertEqual(batch.delivery(for: 20), .own(items(21...25), gap: false))
+        let batch = LiveBatch(from: 0, items: testItems(16...25), gap: true)
+        XCTAssertEqual(batch.delivery(for: 3), .own(testItems(16...25), gap: true))
+        XCTAssertEqual(batch.delivery(for: 20), .own(testItems(21...25), gap: false))
     }
 
     func testTheEventCarriesTheNewestIDAndOneLineOfJSON() {
-        let text = String(decoding: LiveBatch(from: 0, items: items(1...2), gap: false).sharedEvent, as: UTF8.self)
+        let text = String(decoding: LiveBatch(from: 0, items: testItems(1...2), gap: false).sharedEvent, as: UTF8.self)
         XCTAssertTrue(text.hasPrefix("event: items\nid: 2\ndata: {\"items\":[{\"id\":2,"), text)
         XCTAssertTrue(text.hasSuffix("],\"gap\":false}\n\n"), text)
         XCTAssertEqual(text.split(separator: "\n").count, 3)
@@ -272,5 +267,25 @@ final class EventsCursorTests: XCTestCase {
                 XCTAssertEqual(error.invalidParams.map(\.name).first, name, target)
             }
         }
+    }
+}
+
+/// Many streams are woken in slices, every one of them, each once.
+final class PacedWakerTests: XCTestCase {
+    final class CountingSink: EventSink {
+        let woken: XCTestExpectation
+        init(_ woken: XCTestExpectation) { self.woken = woken }
+        func write(_ bytes: [UInt8]) {}
+        func enqueue(_ bytes: [UInt8]) {}
+        func wake() { woken.fulfill() }
+        func close() {}
+        func onEnd(_ handler: @escaping @Sendable () -> Void) {}
+    }
+
+    func testEveryStreamIsWokenOnceAcrossSlices() {
+        let count = PacedWaker.slice * 2 + 5
+        let sinks = (0..<count).map { CountingSink(expectation(description: "sink \($0) woken")) }
+        PacedWaker().wake(sinks)
+        wait(for: sinks.map(\.woken), timeout: 30)
     }
 }

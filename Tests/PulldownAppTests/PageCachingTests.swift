@@ -5,32 +5,27 @@ import XCTest
 
 /// Which pages can never change, and the cache that keeps them.
 final class PageCachingTests: XCTestCase {
-    private func page(_ ids: [Int64], hasMore: Bool) -> ItemPage {
-        ItemPage(items: ids.map { Item(id: $0, title: "", body: "", author: "", createdAt: Date(timeIntervalSince1970: 0)) },
-                 hasMore: hasMore)
-    }
-
     func testTheNewestPageIsNeverImmutable() {
         let query = ItemsQuery(limit: 2, cursor: .newest)
-        XCTAssertFalse(PageCaching.isImmutable(query, page: page([9, 8], hasMore: true), newestID: 9))
+        XCTAssertFalse(PageCaching.isImmutable(query, page: testPage([9, 8], hasMore: true), newestID: 9))
     }
 
     func testABeforePageIsImmutableOnceEveryIdBelowItsCursorIsCommitted() {
         let below = ItemsQuery(limit: 2, cursor: .before(9))
-        XCTAssertTrue(PageCaching.isImmutable(below, page: page([8, 7], hasMore: true), newestID: 9))
-        XCTAssertTrue(PageCaching.isImmutable(ItemsQuery(limit: 2, cursor: .before(10)), page: page([9, 8], hasMore: true), newestID: 9),
+        XCTAssertTrue(PageCaching.isImmutable(below, page: testPage([8, 7], hasMore: true), newestID: 9))
+        XCTAssertTrue(PageCaching.isImmutable(ItemsQuery(limit: 2, cursor: .before(10)), page: testPage([9, 8], hasMore: true), newestID: 9),
                       "before newest + 1 covers only committed ids")
-        XCTAssertFalse(PageCaching.isImmutable(ItemsQuery(limit: 2, cursor: .before(11)), page: page([9, 8], hasMore: true), newestID: 9),
+        XCTAssertFalse(PageCaching.isImmutable(ItemsQuery(limit: 2, cursor: .before(11)), page: testPage([9, 8], hasMore: true), newestID: 9),
                        "id 10 may still come, and would belong on this page")
-        XCTAssertFalse(PageCaching.isImmutable(below, page: page([], hasMore: false), newestID: nil), "an empty feed")
+        XCTAssertFalse(PageCaching.isImmutable(below, page: testPage([], hasMore: false), newestID: nil), "an empty feed")
     }
 
     func testAnAfterPageIsImmutableOnlyWhenFullAndNewerItemsExist() {
         let query = ItemsQuery(limit: 2, cursor: .after(3))
-        XCTAssertTrue(PageCaching.isImmutable(query, page: page([5, 4], hasMore: true), newestID: 9))
-        XCTAssertFalse(PageCaching.isImmutable(query, page: page([5, 4], hasMore: false), newestID: 5),
+        XCTAssertTrue(PageCaching.isImmutable(query, page: testPage([5, 4], .newer, hasMore: true), newestID: 9))
+        XCTAssertFalse(PageCaching.isImmutable(query, page: testPage([5, 4], .newer, hasMore: false), newestID: 5),
                        "hasMore turns true with the next insert")
-        XCTAssertFalse(PageCaching.isImmutable(query, page: page([4], hasMore: false), newestID: 4), "not full yet")
+        XCTAssertFalse(PageCaching.isImmutable(query, page: testPage([4], .newer, hasMore: false), newestID: 4), "not full yet")
     }
 
     func testTheCacheKeepsTheMostRecentlyUsedWithinItsBudget() {

@@ -4,7 +4,8 @@ import XCTest
 @testable import PulldownApp
 @testable import PulldownFeed
 
-/// A store that stops answering gets the client a 503 that says nothing about the database.
+/// A store that stops answering gets the client a 503 that says nothing about the database; an
+/// error no layer knows is a 500, which says nothing either.
 final class StoreFailureTests: XCTestCase {
     private func api(store: any FeedStore = UnreachableStore()) throws -> API {
         let tokens = try SessionTokens(store: SQLiteStore(path: ":memory:"))
@@ -43,6 +44,16 @@ final class StoreFailureTests: XCTestCase {
         assertGeneric503(try items(api, "/api/items"))
         // The next request asks the store again, and gets the same answer.
         assertGeneric503(try items(api, "/api/items?limit=5"))
+    }
+
+    func testAnErrorNoLayerKnowsIsA500ThatSaysNothingOfIt() throws {
+        let response = try items(api(store: BrokenStore()), "/api/items?before=10")
+        XCTAssertEqual(response.status, 500)
+        XCTAssertNil(response.headers["Retry-After"], "retrying will not fix a bug")
+        let body = String(decoding: response.body, as: UTF8.self)
+        XCTAssertFalse(body.contains("db.internal.example"), body)
+        XCTAssertFalse(body.contains("The store did not answer"), body)
+        XCTAssertEqual(response.headers["Content-Type"], "application/problem+json")
     }
 
     func testARefreshGetsAGeneric503() throws {

@@ -17,3 +17,13 @@ final class UnreachableSharedStore: FeedStore {
     func observeForeignInserts(_ handler: @escaping @Sendable (Int64?) -> Void) {}
     var isShared: Bool { true }
 }
+
+/// Fails every call with an error no layer knows: a bug, not a lost database.
+final class BrokenStore: FeedStore {
+    struct Bug: Error, CustomStringConvertible {
+        var description: String { "unexpected row shape at postgres://db.internal.example" }
+    }
+    func read<R>(_ body: (any FeedStoreReading) throws -> R) throws -> R { throw Bug() }
+    func write<R>(_ body: (any FeedStoreWriting) throws -> R) throws -> R { throw Bug() }
+    func observeForeignInserts(_ handler: @escaping @Sendable (Int64?) -> Void) {}
+}

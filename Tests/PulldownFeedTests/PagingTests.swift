@@ -40,22 +40,22 @@ class PagingTests: FeedStoreTestCase {
         let exact = try feed.page(before: 4, limit: 3)
         XCTAssertEqual(exact.items.map(\.id), [3, 2, 1])
         XCTAssertFalse(exact.hasMore, "exactly `limit` items left is not 'more'")
-        XCTAssertEqual(try feed.page(before: 1, limit: 3), ItemPage(items: [], hasMore: false))
+        XCTAssertEqual(try feed.page(before: 1, limit: 3), ItemPage(items: [], direction: .older, hasMore: false))
     }
 
     func testNewerReturnsTheItemsImmediatelyAboveTheCursorAndReportsTheGap() throws {
         let feed = try makeFeed()
         try feed.seedIfEmpty(count: 30)
 
-        let above = try feed.newer(after: 10, limit: 5)
+        let above = try feed.page(after: 10, limit: 5)
         XCTAssertEqual(above.items.map(\.id), [15, 14, 13, 12, 11], "contiguous from the cursor, newest first")
         XCTAssertTrue(above.hasMore, "16...30 are still missing above")
 
-        let rest = try feed.newer(after: 25, limit: 5)
+        let rest = try feed.page(after: 25, limit: 5)
         XCTAssertEqual(rest.items.map(\.id), [30, 29, 28, 27, 26])
         XCTAssertFalse(rest.hasMore)
 
-        XCTAssertEqual(try feed.newer(after: 30, limit: 5), ItemPage(items: [], hasMore: false))
+        XCTAssertEqual(try feed.page(after: 30, limit: 5), ItemPage(items: [], direction: .newer, hasMore: false))
     }
 
     func testLimitsOutsideTheConfiguredRangeAreClamped() throws {
@@ -63,29 +63,29 @@ class PagingTests: FeedStoreTestCase {
         try feed.seedIfEmpty(count: 150)
         XCTAssertEqual(try feed.page(before: nil, limit: 0).items.count, 1)
         XCTAssertEqual(try feed.page(before: nil, limit: 10_000).items.count, 100)
-        XCTAssertEqual(try feed.newer(after: 0, limit: -3).items.map(\.id), [1])
+        XCTAssertEqual(try feed.page(after: 0, limit: -3).items.map(\.id), [1])
     }
 
     func testNewestIDAndRevisionOnlyGrow() throws {
         let feed = try makeFeed()
-        XCTAssertNil(feed.newestID())
-        XCTAssertEqual(feed.currentRevision(), 0)
+        XCTAssertNil(try feed.newestID())
+        XCTAssertEqual(feed.revisionAfterCheck(), 0)
 
         try feed.seedIfEmpty(count: 3)
-        XCTAssertEqual(feed.newestID(), 3)
-        let afterSeed = feed.currentRevision()
+        XCTAssertEqual(try feed.newestID(), 3)
+        let afterSeed = feed.revisionAfterCheck()
         XCTAssertGreaterThan(afterSeed, 0)
 
         let item = try feed.addItem(NewItem(title: "Hello", body: "", author: nil))
         XCTAssertEqual(item.id, 4)
-        XCTAssertEqual(feed.newestID(), 4)
-        XCTAssertGreaterThan(feed.currentRevision(), afterSeed)
+        XCTAssertEqual(try feed.newestID(), 4)
+        XCTAssertGreaterThan(feed.revisionAfterCheck(), afterSeed)
 
         // A failed insert moves nothing.
-        let beforeFailure = feed.currentRevision()
+        let beforeFailure = feed.revisionAfterCheck()
         XCTAssertThrowsError(try feed.addItem(NewItem(title: "", body: "", author: nil)))
-        XCTAssertEqual(feed.currentRevision(), beforeFailure)
-        XCTAssertEqual(feed.newestID(), 4)
+        XCTAssertEqual(feed.revisionAfterCheck(), beforeFailure)
+        XCTAssertEqual(try feed.newestID(), 4)
     }
 
     func testIDsAreNeverReusedAfterTheNewestRowIsDeleted() throws {
@@ -96,7 +96,7 @@ class PagingTests: FeedStoreTestCase {
             try backend.execute("DELETE FROM items WHERE id = 3", on: feed.store)
         }
         let reopened = PulldownFeedTests.makeFeed(store: try open())
-        XCTAssertEqual(reopened.newestID(), 2)
+        XCTAssertEqual(try reopened.newestID(), 2)
         let item = try reopened.addItem(NewItem(title: "After delete", body: "", author: nil))
         XCTAssertEqual(item.id, 4, "id 3 was handed out once and must not come back")
     }

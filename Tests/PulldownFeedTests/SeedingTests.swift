@@ -46,7 +46,7 @@ class SeedingTests: FeedStoreTestCase {
         let feed = try makeFeed()
         _ = try feed.addItem(NewItem(title: "Already here", body: "", author: nil))
         XCTAssertEqual(try feed.seedIfEmpty(count: 10), 0)
-        XCTAssertEqual(feed.newestID(), 1)
+        XCTAssertEqual(try feed.newestID(), 1)
         XCTAssertEqual(try feed.seedIfEmpty(count: 0), 0)
     }
 

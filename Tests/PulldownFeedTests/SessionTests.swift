@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PulldownFeed
+import PulldownTesting
 
 class SessionTests: FeedStoreTestCase {
     func testSessionsPersistAcrossReopeningTheSameFile() throws {
@@ -15,7 +16,7 @@ class SessionTests: FeedStoreTestCase {
         let reopened = PulldownFeedTests.makeFeed(store: try open(), newItemsEvery: 0)
         XCTAssertEqual(try reopened.session(session),
                        SessionState(lastUpdated: testNow, lastSeenID: 12, refreshCount: 2))
-        XCTAssertEqual(reopened.newestID(), 12)
+        XCTAssertEqual(try reopened.newestID(), 12)
         XCTAssertEqual(try reopened.seedIfEmpty(count: 12), 0, "a seeded store is not seeded again")
     }
 
@@ -24,7 +25,7 @@ class SessionTests: FeedStoreTestCase {
         try feed.seedIfEmpty(count: 10)
         let session = SessionID.random()
         _ = try feed.page(before: nil, limit: 5)
-        _ = try feed.newer(after: 3, limit: 5)
+        _ = try feed.page(after: 3, limit: 5)
         try feed.checkHealth()
         XCTAssertNil(try feed.session(session))
         XCTAssertNil(try feed.session(session), "asking twice still creates nothing")

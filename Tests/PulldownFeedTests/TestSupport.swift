@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import XCTest
 @testable import PulldownFeed
+import PulldownTesting
 
 /// 2026-11-30 07:41:00 UTC: a fixed "now" so every run sees the same days.
 let testNow = Date(timeIntervalSince1970: 1_795_938_060)
@@ -37,6 +38,15 @@ func makeFeed(
 }
 
 extension Feed {
+    /// The revision once a shared store's check has answered, waited for on this thread: what a
+    /// handler must not do, and a test may. A failed check moved the revision too.
+    func revisionAfterCheck() -> UInt64 {
+        let answered = DispatchSemaphore(value: 0)
+        withCurrentRevision { _ in answered.signal() }
+        answered.wait()
+        return revision.current
+    }
+
     /// A refresh through the group-committing batcher, as the API makes it, waited for.
     func refresh(session id: SessionID, after: Int64?, limit: Int) throws -> RefreshResult {
         let answer = Mutex<Result<RefreshResult, any Error>?>(nil)

@@ -10,7 +10,7 @@ final class ValidationTests: XCTestCase {
             _ = try feed.addItem(new)
             return []
         } catch let FeedError.invalid(errors) {
-            XCTAssertNil(feed.newestID(), "a rejected item is not stored")
+            XCTAssertNil(try feed.newestID(), "a rejected item is not stored")
             return errors
         }
     }

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import XCTest
 @testable import PulldownHTTP
+import PulldownTesting
 
 final class HTTPServerTests: XCTestCase {
     private func configuration(grace: Duration = .milliseconds(600), clock: any ServerClock = SystemServerClock()) -> ServerConfiguration {

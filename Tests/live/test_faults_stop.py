@@ -22,7 +22,7 @@ from pulldownkit.waiting import STUCK_SECONDS, wait_until
 from test_hostile_support import assert_no_crash, send_get
 
 needs_wrk = pytest.mark.skipif(not shutil.which("wrk"), reason="wrk is not installed (make deps-test installs it)")
-# README, Reliability: SIGTERM under load, with delayed answers waiting, exits 0 within 2 s.
+# docs/reliability.md: SIGTERM under load, with delayed answers waiting, exits 0 within 2 s.
 STOP_UNDER_LOAD_PROMISE_SECONDS = 2.0
 # Rounds of SIGTERM under load in a row here; `make soak` runs a hundred.
 STOP_ROUNDS = 4

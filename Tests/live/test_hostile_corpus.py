@@ -96,7 +96,7 @@ case("transfer-encoding-identity", request("POST", "/api/refresh", ["Transfer-En
 case("transfer-encoding-twice",
      request("POST", "/api/items", ["Transfer-Encoding: chunked", "Transfer-Encoding: x"]) + b"0\r\n\r\n", FOUR)
 # Between about 7.5 and 9 KiB of cookies libmicrohttpd 0.9.75 runs out of the connection's memory
-# while splitting them and closes the connection instead of answering 431 (README, Reliability).
+# while splitting them and closes the connection instead of answering 431 (docs/reliability.md).
 for size in (8000, 9000, 12000):
     case(f"cookie-{size}", request("GET", "/api/session", ["Cookie: pulldown_session=" + "e" * size]), FOUR_OR_CLOSE,
          {431, 400})
@@ -265,7 +265,7 @@ def test_a_bad_request_gets_a_clear_4xx_and_the_server_stays_up(target, data, ex
 
 @pytest.mark.xfail(strict=True, raises=AssertionError, reason="libmicrohttpd 0.9.75 ends the request line and header values at a raw "
                                         "NUL byte and hands the rest over as if it had not been sent; no API "
-                                        "shows the bytes after it (README, Reliability)")
+                                        "shows the bytes after it (docs/reliability.md)")
 @pytest.mark.parametrize("data", [b"GET /healthz\x00/../secret HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
                                   b"GET /healthz HTTP/1.1\r\nHost: local\x00host\r\nConnection: close\r\n\r\n"],
                          ids=["in-the-target", "in-a-header-value"])

@@ -12,7 +12,7 @@ import Foundation
 ///   reused, even after a rollback or a delete) and become visible to readers in id order;
 /// - `read` bodies see only committed data;
 /// - a failure to reach the database throws `StoreError`, and the next call tries again.
-public protocol FeedStore: AnyObject, Sendable {
+protocol FeedStore: AnyObject, Sendable {
     /// Runs `body` with read access; single statements need no transaction.
     func read<R>(_ body: (any FeedStoreReading) throws -> R) throws -> R
     /// Runs `body` in one write transaction, serialized with every other writer.
@@ -31,12 +31,12 @@ public protocol FeedStore: AnyObject, Sendable {
 }
 
 extension FeedStore {
-    public func compact() {}
-    public var isShared: Bool { false }
+    func compact() {}
+    var isShared: Bool { false }
 }
 
 /// The reads a store offers inside `FeedStore.read` and `FeedStore.write`.
-public protocol FeedStoreReading {
+protocol FeedStoreReading {
     /// Items with id < `cursor`, newest first, at most `limit`.
     func items(before cursor: Int64, limit: Int) throws -> [Item]
     /// Items with id > `cursor`, newest first, at most `limit` (the newest ones).
@@ -54,7 +54,7 @@ public protocol FeedStoreReading {
 }
 
 /// The writes a store offers inside `FeedStore.write`.
-public protocol FeedStoreWriting: FeedStoreReading {
+protocol FeedStoreWriting: FeedStoreReading {
     /// Serializes the rest of this transaction with every other transaction that inserts, across
     /// processes. `insertItems` takes it by itself; call it first where a decision to insert rests
     /// on what was read (seed only an empty feed, generate only when due) and read again after.

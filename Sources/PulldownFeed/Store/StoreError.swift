@@ -16,7 +16,7 @@ public enum StoreError: Error, CustomStringConvertible {
     case queryFailed(location: String, reason: String)
 
     /// Where the database is: a SQLite path as given, or a PostgreSQL URL with any password masked.
-    public var location: String {
+    var location: String {
         switch self {
         case .cannotOpen(let location, _), .schemaTooNew(let location, _, _),
              .unavailable(let location, _), .queryFailed(let location, _):
@@ -25,7 +25,7 @@ public enum StoreError: Error, CustomStringConvertible {
     }
 
     /// The database's own message (SQLite's or libpq's), or ours when it has none.
-    public var reason: String {
+    var reason: String {
         switch self {
         case .cannotOpen(_, let reason), .unavailable(_, let reason), .queryFailed(_, let reason):
             reason

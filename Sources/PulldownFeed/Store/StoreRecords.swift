@@ -1,30 +1,16 @@
 /// An item about to be stored; the store assigns the id.
-public struct ItemDraft: Sendable, Equatable {
-    public let title: String
-    public let body: String
-    public let author: String
+struct ItemDraft: Sendable, Equatable {
+    let title: String
+    let body: String
+    let author: String
     /// Unix seconds, UTC.
-    public let createdAt: Int64
-
-    public init(title: String, body: String, author: String, createdAt: Int64) {
-        self.title = title
-        self.body = body
-        self.author = author
-        self.createdAt = createdAt
-    }
+    let createdAt: Int64
 }
 
 /// One stored session, in storage units (Unix seconds).
-public struct SessionRecord: Sendable, Equatable {
-    public let lastUpdated: Double
-    public let lastSeenID: Int64
-    public let refreshCount: Int
-    public let lastActive: Double
-
-    public init(lastUpdated: Double, lastSeenID: Int64, refreshCount: Int, lastActive: Double) {
-        self.lastUpdated = lastUpdated
-        self.lastSeenID = lastSeenID
-        self.refreshCount = refreshCount
-        self.lastActive = lastActive
-    }
+struct SessionRecord: Sendable, Equatable {
+    let lastUpdated: Double
+    let lastSeenID: Int64
+    let refreshCount: Int
+    let lastActive: Double
 }

@@ -26,9 +26,9 @@ import Foundation
 /// **Lost connections**: calls fail with `StoreError` while the server is away, and dead
 /// connections are replaced on the next call. Writes commit before returning, so anything
 /// acknowledged to a client is in the database.
-public final class PostgresStore: FeedStore {
+final class PostgresStore: FeedStore {
     /// The URL with any password masked.
-    public let location: String
+    let location: String
     let pool: PGPool
     private let listener: PGListener
     /// Tells our own notifications apart from other processes'.
@@ -45,7 +45,7 @@ public final class PostgresStore: FeedStore {
     /// Fails with `StoreError.cannotOpen` (the password-masked URL and libpq's reason) when the
     /// server cannot be reached or the login is refused, and with `StoreError.schemaTooNew` when
     /// the schema is newer than this program.
-    public init(url: String, poolSize: Int = ProcessInfo.processInfo.activeProcessorCount + 1) throws(StoreError) {
+    init(url: String, poolSize: Int = ProcessInfo.processInfo.activeProcessorCount + 1) throws(StoreError) {
         let instance = SessionID.random().hex
         do {
             let settings = try PGSettings(url: url, defaultPoolSize: poolSize)
@@ -66,13 +66,13 @@ public final class PostgresStore: FeedStore {
     }
 
     /// Pooled connections (not counting the listener's).
-    public var poolSize: Int { pool.size }
+    var poolSize: Int { pool.size }
 
-    public func read<R>(_ body: (any FeedStoreReading) throws -> R) throws -> R {
+    func read<R>(_ body: (any FeedStoreReading) throws -> R) throws -> R {
         try pool.withConnection { try body(PGTransaction(connection: $0)) }
     }
 
-    public func write<R>(_ body: (any FeedStoreWriting) throws -> R) throws -> R {
+    func write<R>(_ body: (any FeedStoreWriting) throws -> R) throws -> R {
         try pool.withConnection { connection in
             // The locks a body needs (inserts, sessions) are taken inside it and held until
             // COMMIT or ROLLBACK; a refresh that only stamps its session waits for no insert.
@@ -94,9 +94,9 @@ public final class PostgresStore: FeedStore {
         }
     }
 
-    public var isShared: Bool { true }
+    var isShared: Bool { true }
 
-    public func observeForeignInserts(_ handler: @escaping @Sendable (Int64?) -> Void) {
+    func observeForeignInserts(_ handler: @escaping @Sendable (Int64?) -> Void) {
         listener.add(handler)
     }
 

@@ -11,9 +11,9 @@ import Synchronization
 ///
 /// `":memory:"` gives a throwaway database on a single connection (reads then share the write
 /// lock), so it behaves the same from every thread.
-public final class SQLiteStore: FeedStore {
+final class SQLiteStore: FeedStore {
     /// The path as given.
-    public let path: String
+    let path: String
     let isMemory: Bool
     private let writer: Mutex<SQLiteConnection>
     private let readers = Mutex<[SQLiteConnection]>([])
@@ -30,7 +30,7 @@ public final class SQLiteStore: FeedStore {
     /// Fails with `StoreError.cannotOpen` (the path and SQLite's reason) when the folder is
     /// missing or read-only, the file is not a database or is corrupt, and with
     /// `StoreError.schemaTooNew` when its layout is newer than this program.
-    public init(path: String) throws(StoreError) {
+    init(path: String) throws(StoreError) {
         self.path = path
         self.isMemory = path == ":memory:" || path.isEmpty
         self.maxIdleReaders = max(2, ProcessInfo.processInfo.activeProcessorCount)
@@ -83,16 +83,20 @@ public final class SQLiteStore: FeedStore {
     /// The switch reads the header, then upgrades to a write lock; when another process starting
     /// on the same new file holds that lock, SQLite answers SQLITE_BUSY at once instead of
     /// calling the busy handler (waiting could deadlock two upgraders). So the switch itself is
-    /// retried here, for as long as the busy timeout would have waited.
+    /// retried here every 5 ms, as many times as fit in the busy timeout: counted rather than
+    /// timed, so the feed's `FeedClock` stays the one clock this module reads (Dispatch only
+    /// schedules).
     private static func switchToWAL(_ connection: SQLiteConnection) throws -> String {
-        let deadline = ContinuousClock.now + .milliseconds(Int(busyTimeoutMilliseconds))
+        let pause = 5
+        var retries = Int(busyTimeoutMilliseconds) / pause
         while true {
             do {
                 return try connection.withStatement("PRAGMA journal_mode = WAL") { statement in
                     try statement.step() ? statement.string(0) : ""
                 }
-            } catch let error as SQLiteError where error.code & 0xff == SQLITE_BUSY && ContinuousClock.now < deadline {
-                Thread.sleep(forTimeInterval: 0.005)
+            } catch let error as SQLiteError where error.code & 0xff == SQLITE_BUSY && retries > 0 {
+                retries -= 1
+                Thread.sleep(forTimeInterval: Double(pause) / 1000)
             }
         }
     }
@@ -139,16 +143,16 @@ public final class SQLiteStore: FeedStore {
 
     // MARK: FeedStore
 
-    public func read<R>(_ body: (any FeedStoreReading) throws -> R) throws -> R {
+    func read<R>(_ body: (any FeedStoreReading) throws -> R) throws -> R {
         try withReader { try body(SQLiteTransaction(connection: $0)) }
     }
 
-    public func write<R>(_ body: (any FeedStoreWriting) throws -> R) throws -> R {
+    func write<R>(_ body: (any FeedStoreWriting) throws -> R) throws -> R {
         try withWriter { try body(SQLiteTransaction(connection: $0)) }
     }
 
     /// Copies the WAL into the database file and truncates it; best effort (readers may hold it).
-    public func compact() {
+    func compact() {
         guard !isMemory else { return }
         writer.withLock { connection in
             _ = sqlite3_wal_checkpoint_v2(connection.handle, "main", SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
@@ -157,7 +161,7 @@ public final class SQLiteStore: FeedStore {
 
     /// Nothing to observe: one process owns the file. (Other processes on the same file still
     /// read correct data; only their in-memory caches would lag.)
-    public func observeForeignInserts(_ handler: @escaping @Sendable (Int64?) -> Void) {}
+    func observeForeignInserts(_ handler: @escaping @Sendable (Int64?) -> Void) {}
 
     // MARK: Read pool
 

@@ -16,6 +16,13 @@ struct LiveBatch {
     /// Items in one event, at most.
     static let limit = 10
 
+    /// The newest `limit` items after `cursor`: what a subscriber at `cursor` has not been sent.
+    /// The one read behind both a subscriber's catch-up and an insert's fan-out.
+    static func read(after cursor: Int64, from source: any LiveSource) throws -> LiveBatch {
+        let latest = try source.latestItems(newerThan: cursor, limit: limit)
+        return LiveBatch(from: cursor, items: latest.items, gap: latest.gap)
+    }
+
     /// The newest id in the batch: a subscriber that got it is at `to`.
     var to: Int64 { items.first?.id ?? from }
 

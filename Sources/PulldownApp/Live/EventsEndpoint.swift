@@ -30,22 +30,15 @@ struct EventsEndpoint: Sendable {
     }
 
     static func cursor(of request: HTTPRequest) throws(Problem) -> Int64? {
-        var invalid: [Problem.InvalidParam] = []
-        for name in request.query.names where name != "after" && !ItemsQuery.knobNames.contains(name) {
-            invalid.append(.init(name: name, reason: "is not a parameter of this endpoint (after)"))
-        }
-        let after = request.query.values(for: "after")
-        if after.count > 1 { invalid.append(.init(name: "after", reason: "must be given at most once")) }
-        let fromQuery = after.first.flatMap(DecimalDigits.parse)
-        if after.first != nil && fromQuery == nil {
-            invalid.append(.init(name: "after", reason: "must be an integer from 0 to \(Int64.max)"))
-        }
+        var reader = QueryReader(request.query)
+        reader.rejectUnknown(known: ["after"])
+        let fromQuery = reader.integer("after", in: 0...Int64.max)
         let header = request.headers["Last-Event-ID"]
         let fromHeader = header.flatMap(DecimalDigits.parse)
         if header != nil && fromHeader == nil {
-            invalid.append(.init(name: "Last-Event-ID", reason: "must be an item id, as sent in the stream"))
+            reader.invalid.add("Last-Event-ID", "must be an item id, as sent in the stream")
         }
-        guard invalid.isEmpty else { throw Problem.badRequest("The stream's cursor is invalid.", invalidParams: invalid) }
+        try reader.invalid.check("The stream's cursor is invalid.")
         return fromHeader ?? fromQuery
     }
 }

@@ -58,13 +58,11 @@ struct JSONBody {
         return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
     }
 
-    /// Throws a 400 naming every field not in `known`: a misspelt field should not be ignored.
-    /// `known` is a handful of names, looked through without hashing.
-    func rejectUnknown(_ known: [String]) throws(Problem) {
-        let unknown = fields.keys.filter { !known.contains($0) }.sorted()
-        guard unknown.isEmpty else {
-            throw Problem.badRequest("The body has fields this endpoint does not know.",
-                                     invalidParams: unknown.map { .init(name: $0, reason: "is not a known field") })
+    /// Notes every field not in `known`: a misspelt field should not be ignored. `known` is a
+    /// handful of names, looked through without hashing.
+    func rejectUnknown(_ known: [String], into invalid: inout InvalidParameters) {
+        for name in fields.keys.filter({ !known.contains($0) }).sorted() {
+            invalid.add(name, InvalidParameters.Reason.unknownField)
         }
     }
 
@@ -76,7 +74,7 @@ struct JSONBody {
         case .real(let value)? where Int64(exactly: value).map(range.contains) == true:
             // JSON does not tell 13 from 13.0, and JSON Schema counts both as integers.
             return .success(Int64(exactly: value))
-        default: return .failure(.init(name: name, reason: "must be an integer from \(range.lowerBound) to \(range.upperBound)"))
+        default: return .failure(.init(name: name, reason: InvalidParameters.Reason.integer(in: range)))
         }
     }
 
@@ -85,7 +83,7 @@ struct JSONBody {
         switch fields[name] {
         case nil, .null?: return .success(nil)
         case .string(let value)?: return .success(value)
-        default: return .failure(.init(name: name, reason: "must be a string"))
+        default: return .failure(.init(name: name, reason: InvalidParameters.Reason.string))
         }
     }
 

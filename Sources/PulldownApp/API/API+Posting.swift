@@ -1,0 +1,39 @@
+import PulldownFeed
+import PulldownHTTP
+
+/// Adding an item.
+extension API {
+    // MARK: POST /api/items
+
+    /// Answers later: the post joins the feed's next group commit, so no server thread waits for
+    /// the write lock or the disk.
+    func addItem(_ request: HTTPRequest, _ responder: Responder) {
+        let new: NewItem
+        do {
+            new = try Self.newItem(request)
+        } catch {
+            return responder.send(error.response)
+        }
+        feed.addItem(new) { result in
+            responder.send(Self.answer {
+                let item = try result.get()
+                var response = HTTPResponse.json(ResponseJSON.item(item), status: 201)
+                response.headers.add("Location", "/api/items/\(item.id)")
+                return response
+            })
+        }
+    }
+
+    /// The body of a post: `title` (required), `body` and `author`, nothing else.
+    static func newItem(_ request: HTTPRequest) throws(Problem) -> NewItem {
+        let body = try JSONBody(request, emptyAllowed: false)
+        var invalid = InvalidParameters()
+        body.rejectUnknown(["title", "body", "author"], into: &invalid)
+        let title = invalid.take(body.string("title"))
+        let text = invalid.take(body.string("body"))
+        let author = invalid.take(body.string("author"))
+        if title == nil && !invalid.contains("title") { invalid.add("title", InvalidParameters.Reason.required) }
+        try invalid.check("Some fields are invalid.")
+        return NewItem(title: title!, body: text ?? "", author: author)
+    }
+}

@@ -1,0 +1,58 @@
+import PulldownFeed
+import PulldownHTTP
+
+/// What is kept per session: a refresh stamps it, `/api/session` reads it.
+extension API {
+    // MARK: POST /api/refresh
+
+    /// Answers later: the refresh joins the feed's next group commit, so no server thread
+    /// waits for the write lock.
+    func refresh(_ request: HTTPRequest, _ responder: Responder) {
+        let session = sessions.resolve(request)
+        let sessions = self.sessions
+        let send: @Sendable (HTTPResponse) -> Void = { response in
+            var response = response
+            sessions.stamp(&response, with: session)
+            responder.send(response)
+        }
+        let parsed: (after: Int64?, limit: Int)
+        do {
+            parsed = try Self.refreshParameters(request, pageSize: pageSize)
+        } catch {
+            return send(error.response)
+        }
+        feed.refresh(session: session.id, after: parsed.after, limit: parsed.limit) { result in
+            send(Self.answer {
+                var response = HTTPResponse.json(ResponseJSON.refresh(try result.get()))
+                response.headers.add("Cache-Control", "no-store")
+                return response
+            })
+        }
+    }
+
+    /// The body of a refresh: optional `after` and `limit`, nothing else.
+    static func refreshParameters(_ request: HTTPRequest, pageSize: Int) throws(Problem) -> (after: Int64?, limit: Int) {
+        let body = try JSONBody(request, emptyAllowed: true)
+        var invalid = InvalidParameters()
+        body.rejectUnknown(["after", "limit"], into: &invalid)
+        let after = invalid.take(body.integer("after", in: 0...Int64.max))
+        let limit = invalid.take(body.integer("limit", in: 1...Int64(Feed.maxPageSize)))
+        try invalid.check("Some fields are invalid.")
+        return (after, limit.map(Int.init) ?? pageSize)
+    }
+
+    // MARK: GET /api/session
+
+    func session(_ request: HTTPRequest) -> HTTPResponse {
+        let session = sessions.resolve(request)
+        var response = Self.answer {
+            // A new session has nothing stored; reading never creates a row.
+            let state = session.isNew ? nil : try feed.session(session.id)
+            var response = HTTPResponse.json(ResponseJSON.session(state))
+            response.headers.add("Cache-Control", "no-store")
+            return response
+        }
+        sessions.stamp(&response, with: session)
+        return response
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import PulldownFeed
+import PulldownHTTP
+
+/// The JSON API: each endpoint turns a request into feed calls and the result into JSON.
+struct API: Sendable {
+    let feed: Feed
+    let sessions: SessionResolver
+    let pageSize: Int
+    /// The newest page for each page size, ready to send until the feed's revision moves.
+    let newestPages = RevisionCache<Int, UInt64, HTTPResponse>()
+    /// Pages that can never change, ready to send (see `PageCaching`).
+    var immutablePages = ImmutablePageCache(bytes: Configuration().pageCacheBytes)
+
+    /// The API's routes, added to the server's one router.
+    func addRoutes(to router: inout Router, openAPI: HTTPResponse) {
+        router.add("GET", "/api/items", answeringLater: { request, responder in self.items(request, responder) })
+        router.add("POST", "/api/items", answeringLater: { request, responder in self.addItem(request, responder) })
+        router.get("/api/items/{id}") { request in self.item(request) }
+        router.add("POST", "/api/refresh", answeringLater: { request, responder in self.refresh(request, responder) })
+        router.get("/api/session") { request in self.session(request) }
+        router.get("/api/openapi.json") { request in openAPI.conditional(for: request) }
+    }
+
+    /// Any other path under /api/.
+    static func notFound(_ request: HTTPRequest) -> HTTPResponse {
+        Problem.notFound("There is no API endpoint at \(request.path); see /api/openapi.json.").response
+    }
+
+    /// Runs `body`, turning what it throws into the answer that error knows (`HTTPResponseError`).
+    static func answer(_ body: () throws -> HTTPResponse) -> HTTPResponse {
+        do {
+            return try body()
+        } catch {
+            return HTTPResponse(answering: error)
+        }
+    }
+
+    // MARK: GET /healthz
+
+    func health() -> HTTPResponse {
+        Self.answer {
+            try feed.checkHealth()
+            var response = HTTPResponse.json(Array(#"{"status":"ok"}"#.utf8))
+            response.headers.add("Cache-Control", "no-store")
+            return response
+        }
+    }
+}

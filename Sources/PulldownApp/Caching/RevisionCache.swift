@@ -1,0 +1,41 @@
+import Synchronization
+
+/// Answers built from the feed, each kept with the stamp it was built at (the feed's revision,
+/// and whatever else went into it) and given back only while that stamp is current: the newest
+/// pages, and `/` with the newest page in it.
+///
+/// The stamp must be read before the value is built: the feed moves its revision only after a
+/// commit, so what the build reads is at least as new as the stamp it is kept under. A value
+/// built at an older stamp than the one kept does not replace it.
+final class RevisionCache<Key: Hashable & Sendable, Stamp: Comparable & Sendable, Value: Sendable>: Sendable {
+    private struct Entry {
+        let stamp: Stamp
+        let value: Value
+    }
+
+    private let entries = Mutex<[Key: Entry]>([:])
+
+    /// The value kept for `key` if it was built at `stamp`.
+    func value(for key: Key, at stamp: Stamp) -> Value? {
+        entries.withLock { entries in
+            guard let entry = entries[key], entry.stamp == stamp else { return nil }
+            return entry.value
+        }
+    }
+
+    /// Keeps `value`, built at `stamp`, unless one built at a newer stamp is kept already.
+    func keep(_ value: Value, for key: Key, at stamp: Stamp) {
+        entries.withLock { entries in
+            if let kept = entries[key], kept.stamp > stamp { return }
+            entries[key] = Entry(stamp: stamp, value: value)
+        }
+    }
+
+    /// The value kept for `key` at `stamp`, else the one `build` makes, kept.
+    func value(for key: Key, at stamp: Stamp, build: () throws -> Value) rethrows -> Value {
+        if let kept = value(for: key, at: stamp) { return kept }
+        let built = try build()
+        keep(built, for: key, at: stamp)
+        return built
+    }
+}

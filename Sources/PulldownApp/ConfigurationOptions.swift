@@ -1,0 +1,115 @@
+import PulldownFeed
+
+extension ConfigurationParser {
+    /// One option: its flag, its environment variable, and what it sets.
+    struct Option: Sendable {
+        let flag: String
+        /// `PULLDOWN_` and the flag's name in capitals (`--page-size`: `PULLDOWN_PAGE_SIZE`);
+        /// empty for an option no variable sets.
+        let variable: String
+        /// nil for a switch that takes no value.
+        let valueName: String?
+        let help: String
+        let apply: @Sendable (inout Configuration, String) throws(UsageError) -> Void
+
+        init(_ flag: String, value valueName: String?, help: String, hasVariable: Bool = true,
+             apply: @escaping @Sendable (inout Configuration, String) throws(UsageError) -> Void) {
+            self.flag = flag
+            self.variable = hasVariable ? "PULLDOWN_" + flag.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_") : ""
+            self.valueName = valueName
+            self.help = help
+            self.apply = apply
+        }
+
+        /// An option taking a whole number within `range`.
+        static func integer(_ flag: String, _ valueName: String, _ help: String, in range: ClosedRange<Int>,
+                            _ set: @escaping @Sendable (inout Configuration, Int) -> Void) -> Option {
+            Option(flag, value: valueName, help: help) { config, value throws(UsageError) in
+                set(&config, try ConfigurationParser.integer(value, flag: flag, in: range))
+            }
+        }
+
+        /// An option taking a number within `range`.
+        static func number(_ flag: String, _ valueName: String, _ help: String, in range: ClosedRange<Double>,
+                           _ set: @escaping @Sendable (inout Configuration, Double) -> Void) -> Option {
+            Option(flag, value: valueName, help: help) { config, value throws(UsageError) in
+                set(&config, try ConfigurationParser.number(value, flag: flag, in: range))
+            }
+        }
+    }
+
+    /// What `--help` calls the defaults.
+    private static let defaults = Configuration()
+
+    /// Every option, once: parsing and `--help` both read this list.
+    static let options: [Option] = [
+        Option("--host", value: "HOST", help: "address to listen on (default \(defaults.server.host))") { config, value throws(UsageError) in
+            guard !value.isEmpty else { throw UsageError(description: "--host needs an address") }
+            config.server.host = value
+        },
+        .integer("--port", "PORT", "port to listen on, 0 for any free one (default \(defaults.server.port))",
+                 in: 0...65535) { $0.server.port = UInt16($1) },
+        Option("--public", value: "DIR", help: "folder of the page's files (default ./\(defaults.publicFolder))") { config, value in
+            config.publicFolder = value
+        },
+        Option("--db", value: "PATH", help: "SQLite database file, :memory:, or a postgres://user@host:port/dbname URL "
+               + "shared by several instances (default ./\(defaults.databasePath))") { config, value throws(UsageError) in
+            guard !value.isEmpty else { throw UsageError(description: "--db needs a path") }
+            config.databasePath = value
+        },
+        .integer("--seed", "N", "demo items to create when the store is empty (default \(defaults.seedCount), 0 for none)",
+                 in: 0...10_000_000) { $0.seedCount = $1 },
+        .integer("--page-size", "N", "items per page when a request gives no limit (default \(defaults.pageSize), 1..\(Feed.maxPageSize))",
+                 in: 1...Feed.maxPageSize) { $0.pageSize = $1 },
+        .number("--new-items-every", "SECONDS",
+                "a refresh after this long finds 1 to 3 new demo items (default \(format(defaults.feed.newItemsEvery)), 0 turns it off)",
+                in: 0...86_400) { $0.feed.newItemsEvery = $1 },
+        .number("--session-ttl-days", "DAYS", "forget sessions idle this long (default \(format(defaults.feed.sessionTTL / 86_400)))",
+                in: 0.001...36_500) { $0.feed.sessionTTL = $1 * 86_400 },
+        .integer("--delay-ms", "MS", "delay every /api/ answer (default \(defaults.delayMilliseconds))",
+                 in: 0...600_000) { $0.delayMilliseconds = $1 },
+        .integer("--jitter-ms", "MS", "add a random 0..MS to each delay (default \(defaults.jitterMilliseconds))",
+                 in: 0...600_000) { $0.jitterMilliseconds = $1 },
+        .number("--fail-rate", "F", "answer this fraction of /api/ requests with 503 (0..1, default \(format(defaults.failRate)))",
+                in: 0...1) { $0.failRate = $1 },
+        Option("--cors-origin", value: "ORIGIN",
+               help: "allow this origin to call the API with credentials (repeatable; comma-separated in the variable)") { config, value throws(UsageError) in
+            for origin in value.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !origin.isEmpty {
+                guard origin == "*" || origin.hasPrefix("http://") || origin.hasPrefix("https://"), !origin.hasSuffix("/") else {
+                    throw UsageError(description: "--cors-origin needs an origin like http://localhost:3000, not \(origin)")
+                }
+                guard origin != "*" else {
+                    throw UsageError(description: "--cors-origin * cannot be used: the API sends credentials, so name each origin")
+                }
+                config.corsOrigins.append(origin)
+            }
+        },
+        .integer("--threads", "N", "server threads (default: one per core)", in: 1...256) { $0.server.threads = $1 },
+        .integer("--connection-timeout", "SECONDS", "close a connection silent this long (default \(defaults.server.connectionTimeout))",
+                 in: 1...3600) { $0.server.connectionTimeout = UInt32($1) },
+        .integer("--connection-limit", "N", "connections open at once (default \(defaults.server.connectionLimit))",
+                 in: 1...1_000_000) { $0.server.connectionLimit = UInt32($1) },
+        .integer("--max-streams", "N",
+                 "event streams (/api/events) open at once, besides --connection-limit (default \(defaults.maxStreams))",
+                 in: 0...1_000_000) { $0.maxStreams = $1 },
+        .number("--heartbeat-seconds", "SECONDS",
+                "a comment on every event stream this often, so proxies keep it open (default \(format(defaults.heartbeatSeconds)))",
+                in: 0.1...3600) { $0.heartbeatSeconds = $1 },
+        .integer("--page-cache-mb", "MB",
+                 "memory for pages that can never change, kept ready to send (default \(defaults.pageCacheBytes >> 20), 0 for none)",
+                 in: 0...65_536) { $0.pageCacheBytes = $1 << 20 },
+        Option("--quiet", value: nil, help: "no access log") { config, value throws(UsageError) in
+            config.server.accessLog = !(try boolean(value, flag: "--quiet"))
+        },
+        Option("--qr", value: nil,
+               help: "print the QR code of the network address even when standard output is not a terminal") { config, value throws(UsageError) in
+            if try boolean(value, flag: "--qr") { config.qrCode = .always }
+        },
+        Option("--no-qr", value: nil, help: "never print the QR code of the network address") { config, value throws(UsageError) in
+            if try boolean(value, flag: "--no-qr") { config.qrCode = .never }
+        },
+        Option("--help", value: nil, help: "show this help", hasVariable: false) { config, _ in
+            config.showHelp = true
+        },
+    ]
+}

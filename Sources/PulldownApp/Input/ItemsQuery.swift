@@ -1,0 +1,31 @@
+import PulldownFeed
+import PulldownHTTP
+
+/// The validated parameters of `GET /api/items`.
+struct ItemsQuery: Equatable {
+    enum Cursor: Hashable {
+        case newest
+        case before(Int64)
+        case after(Int64)
+    }
+
+    let limit: Int
+    let cursor: Cursor
+
+    static let names = ["limit", "before", "after"]
+
+    /// Reads the query, collecting every problem so that one 400 names them all.
+    static func parse(_ query: QueryParameters, defaultLimit: Int) throws(Problem) -> ItemsQuery {
+        var reader = QueryReader(query)
+        reader.rejectUnknown(known: names)
+        let limit = reader.integer("limit", in: 1...Int64(Feed.maxPageSize)).map(Int.init)
+        let before = reader.integer("before", in: 1...Int64.max)
+        let after = reader.integer("after", in: 0...Int64.max)
+        if query.first("before") != nil && query.first("after") != nil {
+            reader.invalid.add("after", "cannot be combined with before")
+        }
+        try reader.invalid.check("The query has invalid parameters.")
+        let cursor: Cursor = before.map { .before($0) } ?? after.map { .after($0) } ?? .newest
+        return ItemsQuery(limit: limit ?? defaultLimit, cursor: cursor)
+    }
+}

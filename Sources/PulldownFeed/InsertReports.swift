@@ -1,0 +1,34 @@
+import Synchronization
+
+/// Where every committed insert is reported, ours or another process's: the feed's revision
+/// moves, then whoever observes inserts (the live events) hears of it.
+struct InsertReports: Sendable {
+    let revision: FeedRevision
+    let observers: InsertObservers
+
+    /// A committed insert of ours whose largest new id is `id`.
+    func inserted(upTo id: Int64) {
+        revision.noteInserted(upTo: id)
+        observers.announce(id)
+    }
+
+    /// Inserts another process reported, up to `newest` (nil: inserts may have been missed).
+    func foreignInserts(upTo newest: Int64?) {
+        revision.noteForeignInserts(upTo: newest)
+        observers.announce(newest)
+    }
+}
+
+/// Handlers called after every reported insert with its largest id (nil: inserts may have been
+/// missed), on the reporting thread, outside any lock.
+final class InsertObservers: Sendable {
+    private let handlers = Mutex<[@Sendable (Int64?) -> Void]>([])
+
+    func add(_ handler: @escaping @Sendable (Int64?) -> Void) {
+        handlers.withLock { $0.append(handler) }
+    }
+
+    func announce(_ newest: Int64?) {
+        for handler in handlers.withLock({ $0 }) { handler(newest) }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import PulldownFeed
+import XCTest
+@testable import PulldownApp
+
+/// Who is sent what, decided by the roster alone: no queue, no store, no stream.
+final class LiveRosterTests: XCTestCase {
+    /// A sink the roster only holds: it never calls one.
+    final class Sink: EventSink {
+        func write(_ bytes: [UInt8]) {}
+        func enqueue(_ bytes: [UInt8]) {}
+        func wake() {}
+        func close() {}
+        func onEnd(_ handler: @escaping @Sendable () -> Void) {}
+    }
+
+    private func batch(from: Int64, _ ids: ClosedRange<Int64>, gap: Bool = false) -> LiveBatch {
+        LiveBatch(from: from, items: testItems(ids), gap: gap)
+    }
+
+    func testASubscriberAtOrPastTheLastSentJoinsAndOneBehindIsCaughtUpFirst() {
+        var roster = LiveRoster(lastSent: 5)
+        let current = Sink(), ahead = Sink(), behind = Sink()
+        XCTAssertEqual(roster.arrive(current, cursor: nil), .joined)
+        XCTAssertEqual(roster.arrive(ahead, cursor: 9), .joined)
+        XCTAssertEqual(roster.arrive(behind, cursor: 2), .catchUp(from: 2))
+        XCTAssertEqual(roster.count, 2, "the one behind joins only once caught up")
+        roster.join(behind, at: 5)
+        XCTAssertEqual(roster.count, 3)
+    }
+
+    func testAnInsertIsReadOnceAndHandedToEveryoneItContinues() {
+        var roster = LiveRoster(lastSent: 5)
+        let first = Sink(), second = Sink(), ahead = Sink()
+        _ = roster.arrive(first, cursor: nil)
+        _ = roster.arrive(second, cursor: nil)
+        _ = roster.arrive(ahead, cursor: 7)
+        XCTAssertEqual(roster.heard(7), .read(after: 5))
+        let sends = roster.deliver(batch(from: 5, 6...7))
+        XCTAssertEqual(Set(sends.map { ObjectIdentifier($0.sink) }), [ObjectIdentifier(first), ObjectIdentifier(second)],
+                       "the one already at 7 is sent nothing")
+        XCTAssertEqual(Set(sends.map(\.event)).count, 1, "one event, shared")
+        XCTAssertEqual(roster.lastSent, 7)
+        XCTAssertEqual(roster.heard(7), .nothing, "a second notice of the same insert reads nothing")
+    }
+
+    func testWithNobodyListeningInsertsAreRememberedWithoutARead() {
+        var roster = LiveRoster(lastSent: 2)
+        XCTAssertEqual(roster.heard(5), .nothing)
+        XCTAssertEqual(roster.lastSent, 5)
+        XCTAssertEqual(roster.heard(nil), .readNewestID, "a notice that does not say how far")
+        roster.remember(8)
+        roster.remember(6)
+        XCTAssertEqual(roster.lastSent, 8, "only moves forward")
+    }
+
+    func testASubscriberThatLeftIsHandedNothing() {
+        var roster = LiveRoster(lastSent: 1)
+        let gone = Sink(), staying = Sink()
+        _ = roster.arrive(gone, cursor: nil)
+        _ = roster.arrive(staying, cursor: nil)
+        roster.leave(gone)
+        roster.leave(Sink())   // never joined: no error
+        let sends = roster.deliver(batch(from: 1, 2...2))
+        XCTAssertEqual(sends.map { ObjectIdentifier($0.sink) }, [ObjectIdentifier(staying)])
+    }
+}

@@ -1,0 +1,35 @@
+import XCTest
+@testable import PulldownApp
+
+/// A kept answer is given back only at the stamp it was built at, and never replaced by an older one.
+final class RevisionCacheTests: XCTestCase {
+    func testAValueIsGivenBackOnlyAtItsOwnStamp() {
+        let cache = RevisionCache<Int, UInt64, String>()
+        cache.keep("at 3", for: 10, at: 3)
+        XCTAssertEqual(cache.value(for: 10, at: 3), "at 3")
+        XCTAssertNil(cache.value(for: 10, at: 4), "the revision moved: stale")
+        XCTAssertNil(cache.value(for: 20, at: 3), "another key")
+    }
+
+    func testAnOlderBuildDoesNotReplaceANewerOne() {
+        let cache = RevisionCache<Int, UInt64, String>()
+        cache.keep("at 5", for: 10, at: 5)
+        cache.keep("at 4", for: 10, at: 4)   // a slower request that read the revision earlier
+        XCTAssertEqual(cache.value(for: 10, at: 5), "at 5")
+        cache.keep("at 6", for: 10, at: 6)
+        XCTAssertEqual(cache.value(for: 10, at: 6), "at 6")
+    }
+
+    func testBuildRunsOnlyWhenNothingCurrentIsKept() throws {
+        let cache = RevisionCache<Int, UInt64, Int>()
+        var builds = 0
+        func value(at stamp: UInt64) -> Int { cache.value(for: 1, at: stamp) { builds += 1; return builds } }
+        XCTAssertEqual(value(at: 1), 1)
+        XCTAssertEqual(value(at: 1), 1)
+        XCTAssertEqual(value(at: 2), 2)
+        XCTAssertEqual(builds, 2)
+        struct Failed: Error {}
+        XCTAssertThrowsError(try cache.value(for: 1, at: 3) { throw Failed() })
+        XCTAssertEqual(cache.value(for: 1, at: 2), 2, "a failed build keeps nothing")
+    }
+}
