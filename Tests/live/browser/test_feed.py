@@ -134,8 +134,7 @@ def test_every_api_call_failing_leaves_nothing_loading(start_server, phone):
     tab = phone(start_server("--fail-rate", "1", seed="20")).open()  # the page itself is not the API's
     tab.page.evaluate("() => scrollTo(0, document.documentElement.scrollHeight)")
     tab.page.wait_for_selector("#more-retry", state="visible")
-    tab.page.click("#refresh")
-    tab.wait_state("idle")
+    tab.refresh_by(tab.page.click, "#refresh")
     assert tab.page.is_visible("#error")
     assert tab.page.get_attribute("#feed", "aria-busy") == "false"
     assert tab.page.text_content(".ptr-updated") == "Not updated yet"
