@@ -84,8 +84,7 @@ def test_a_post_from_outside_shows_the_pill_without_moving_anything_and_a_pull_b
     assert tab.page.get_attribute("#news", "aria-live") == "polite"
     assert tab.refresh_requests() == []
 
-    tab.touch_pull(220, y=400)
-    tab.wait_state("idle")
+    tab.refresh_by(tab.touch_pull, 220, y=400)
     assert tab.page.text_content("#feed article h2") == "Pushed from outside"
     expect(pill).to_be_hidden()
     assert tab.status() == "1 new item"
@@ -222,8 +221,7 @@ def test_more_than_ten_missed_while_hidden_say_10_plus_and_a_refresh_starts_over
         post(server, f"missed {i}")
     tab.page.evaluate("() => __setHidden(false)")
     expect(tab.page.locator("#pill")).to_have_text("10+ new items")
-    tab.touch_pull(220, y=400)
-    tab.wait_state("idle")
+    tab.refresh_by(tab.touch_pull, 220, y=400)
     expect(tab.page.locator("#pill")).to_be_hidden()
     assert tab.ids()[:10] == list(range(32, 22, -1))
 
@@ -234,8 +232,7 @@ def test_a_refused_stream_shows_no_error_is_tried_again_and_the_pull_still_works
     # EventSource gives up on a 503 for good; the page tries again later by itself, quietly.
     with tab.page.expect_request(lambda r: "/api/events" in r.url, timeout=STREAM_MS):
         post(server, "no stream needed")
-        tab.touch_pull(220, y=400)
-        tab.wait_state("idle")
+        tab.refresh_by(tab.touch_pull, 220, y=400)
         assert tab.page.text_content("#feed article h2") == "no stream needed"
         assert tab.page.is_hidden("#error")
         assert tab.page.is_hidden("#pill")
