@@ -102,14 +102,14 @@ class Tab:
                 return seen
             self.page.evaluate("() => scrollBy(0, innerHeight)")
 
-    def scroll_to_end(self, text="No more items", rounds=20):
-        """Scrolls to the bottom until the row under the feed says `text` (the feed's end)."""
-        for _ in range(rounds):
-            if self.page.text_content("#more-text") == text:
-                return
-            self.page.evaluate("() => scrollTo(0, document.documentElement.scrollHeight)")
-            self.page.wait_for_timeout(250)
-        assert self.page.text_content("#more-text") == text
+    def scroll_to_end(self, text="No more items"):
+        """Scrolls to the bottom, and there again as pages come in, until the row under the feed
+        says `text` (the feed's end)."""
+        self.page.wait_for_function("""t => {
+            if (document.getElementById('more-text').textContent === t) return true;
+            scrollTo(0, document.documentElement.scrollHeight);
+            return false;
+        }""", arg=text, polling=100)
 
     def refresh_requests(self):
         return [u for m, u in self.requests if m == "POST" and "/api/refresh" in u]

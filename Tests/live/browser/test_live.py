@@ -6,6 +6,7 @@ import re
 from playwright.sync_api import expect
 
 from pulldownkit.events import Stream
+from pulldownkit.waiting import wait_until
 from browser_api import api
 
 UPDATED = re.compile(r"^Last updated on \d\d/\d\d/\d{4} \d\d:\d\d [AP]M$")
@@ -34,6 +35,15 @@ def open_live(tab, query="", status=200):
         tab.open(query)
     assert stream.value.status == status
     return tab
+
+
+def open_stream(server):
+    """A stream the server accepted, or None when it refused one (every slot taken)."""
+    stream = Stream(server)
+    if stream.status == 200:
+        return stream
+    stream.close()
+    return None
 
 
 def stream_requests(tab):
@@ -191,20 +201,17 @@ def test_a_hidden_tab_closes_its_stream_and_reopens_it_from_its_cursor(start_ser
     held.close()
 
     tab.page.evaluate("() => __setHidden(true)")
-    probe = None
-    for _ in range(50):  # the server frees the page's slot once it has seen the socket gone
-        probe = Stream(server)
-        if probe.status == 200:
-            break
-        probe.close()
-        tab.page.wait_for_timeout(100)
-    assert probe.status == 200, "the hidden page gave its stream back"
+    probe = wait_until(lambda: open_stream(server), interval=0.1)  # once the server has seen the page's socket gone
+    assert probe, "the hidden page gave its stream back"
     missed = post(server, "while hidden")
     assert [i["id"] for i in probe.next_items().data["items"]] == [missed]
+    probe_port = probe.sock.getsockname()[1]
     probe.close()
     assert len(stream_requests(tab)) == 1, "no stream while hidden"
     assert tab.page.locator("#pill").is_hidden()
-    tab.page.wait_for_timeout(1000)  # the heartbeat frees the probe's slot for the page
+    # The heartbeat finds the probe gone: the server lets its connection go and gives its slot back
+    # (a moment later; a page refused meanwhile tries again, within STREAM_MS).
+    assert wait_until(lambda: probe_port not in server.client_ports()), "the server kept the closed probe"
 
     tab.page.evaluate("() => __setHidden(false)")
     expect(tab.page.locator("#pill")).to_have_text("1 new item", timeout=STREAM_MS)

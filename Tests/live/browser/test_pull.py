@@ -27,8 +27,9 @@ def test_touch_pull_goes_through_every_state_and_shows_the_new_item(start_server
         tab.page.wait_for_timeout(16)
     tab.wait_state("armed")
     assert tab.status() == "Release to refresh…"
-    tab.page.wait_for_timeout(350)  # the arrow's turn
-    assert arrow_rotation(tab).startswith("matrix(-1, ")
+    # The arrow turns over a transition: waited for until it has turned all the way.
+    tab.page.wait_for_function("() => getComputedStyle(document.querySelector('.ptr-arrow')).transform"
+                               ".startsWith('matrix(-1, ')")
 
     tab.touch("touchEnd")
     tab.wait_state("refreshing")
