@@ -176,8 +176,10 @@ struct API: Sendable {
                 throw Problem.badRequest("Some fields are invalid.", invalidParams: invalid)
             }
             let item = try feed.addItem(NewItem(title: title, body: text ?? "", author: author))
+            // The answer to this one post: the item itself is cached at its Location.
             var response = HTTPResponse.json(ResponseJSON.item(item), status: 201)
             response.headers.add("Location", "/api/items/\(item.id)")
+            response.headers.add("Cache-Control", "no-store")
             return response
         }
     }
