@@ -5,7 +5,7 @@ import pytest
 
 from pulldownkit.client import call
 
-IMMUTABLE = "public, max-age=31536000, immutable"
+IMMUTABLE = "max-age=31536000, immutable"
 TOO_LARGE = b'{"title":"' + b"x" * (64 * 1024) + b'"}'
 
 
