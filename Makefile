@@ -33,14 +33,16 @@ BUSY ?= 0
 test-repeat: deps-test build
 	scripts/repeat.sh $(N) $(WHAT) $(BUSY)
 
-test-swift:
+# swift test builds what it tests first, so the tests are never older than the sources.
+test-swift: deps-build
 	swift test --parallel
 
 test-js:
 	node --test Tests/js/
 
-# Against the bundled page: the browser tests see what users get.
-test-live:
+# Against the bundled page: the browser tests see what users get. Both are built first, so a
+# stale binary or page is never what is tested.
+test-live: deps-test build
 	PULLDOWN_BIN=$(CURDIR)/.build/debug/pulldown PULLDOWN_PUBLIC=$(CURDIR)/.build/public .venv/bin/python -m pytest -q Tests/live
 
 # Pulldown against nginx on loopback; ARGS=--quick for a run under two minutes.
@@ -56,12 +58,13 @@ instructions: deps-bench public
 
 # The longer reliability suite, a few minutes (README, Reliability); not part of `make test`.
 # ARGS passes options through, e.g. ARGS="--duration 20 --crash-rounds 2".
-soak: deps-test
+soak: deps-test public
 	$(RELEASE_BUILD)
-	PULLDOWN_BIN=$(CURDIR)/.build/release/pulldown .venv/bin/python soak/soak.py $(ARGS)
+	PULLDOWN_BIN=$(CURDIR)/.build/release/pulldown PULLDOWN_PUBLIC=$(CURDIR)/.build/public .venv/bin/python soak/soak.py $(ARGS)
 
-# A throwaway PostgreSQL and two instances on it, on PORT and PORT+1; Ctrl-C stops everything.
-postgres-demo:
+# A throwaway PostgreSQL and two instances on it, on PORT and PORT+1, serving the bundled page as
+# `make run` does; Ctrl-C stops everything.
+postgres-demo: public
 	@scripts/install-deps.sh postgres
 	$(RELEASE_BUILD)
 	scripts/postgres.sh demo $(PORT)

@@ -102,6 +102,15 @@ class Server(Process):
 
         From the kernel's socket tables: a connection still in the listen backlog, or one whose
         request the server has not read, shows up missing or with bytes left."""
+        return {port: unread for port, state, unread in self._connections() if state == ESTABLISHED}
+
+    def client_ports(self):
+        """The client ports of the connections this process still holds, in any TCP state: a
+        connection the client closed stays here until the server lets go of it too."""
+        return {port for port, _, _ in self._connections()}
+
+    def _connections(self):
+        """(client port, TCP state, bytes not yet read) for each socket this process holds on its port."""
         held = set()
         for fd in pathlib.Path(f"/proc/{self.process.pid}/fd").iterdir():
             try:
@@ -110,7 +119,6 @@ class Server(Process):
                 continue  # closed meanwhile
             if target.startswith("socket:["):
                 held.add(target[len("socket:["):-1])
-        unread = {}
         for table in ("/proc/net/tcp", "/proc/net/tcp6"):
             try:
                 rows = pathlib.Path(table).read_text().splitlines()[1:]
@@ -119,9 +127,8 @@ class Server(Process):
             for row in rows:
                 fields = row.split()
                 local, remote, state, queues, inode = fields[1], fields[2], fields[3], fields[4], fields[9]
-                if state == ESTABLISHED and inode in held and int(local.rsplit(":", 1)[1], 16) == self.port:
-                    unread[int(remote.rsplit(":", 1)[1], 16)] = int(queues.split(":")[1], 16)
-        return unread
+                if inode in held and int(local.rsplit(":", 1)[1], 16) == self.port:
+                    yield int(remote.rsplit(":", 1)[1], 16), state, int(queues.split(":")[1], 16)
 
     def has_read(self, *sockets):
         """True when the server has accepted each client socket and read all it was sent."""

@@ -8,7 +8,8 @@
 #   scripts/postgres.sh halt DIR          stop the server only (fast shutdown), keep data and port
 #   scripts/postgres.sh resume DIR        start a halted server again on the same port
 #   scripts/postgres.sh run -- CMD...     start, run CMD with the variables set, stop (even on failure)
-#   scripts/postgres.sh demo [PORT]       a cluster and two pulldown instances on PORT and PORT+1
+#   scripts/postgres.sh demo [PORT]       a cluster and two pulldown instances on PORT and PORT+1,
+#                                         serving the bundled page (.build/public)
 #
 # As root, the server runs as the "postgres" user (PostgreSQL refuses to run as root).
 set -euo pipefail
@@ -93,11 +94,12 @@ cmd_demo() {
   local port=${1:-8080}
   cd "$here"
   [ -x .build/release/pulldown ] || { echo "no release build: run make postgres-demo" >&2; exit 2; }
+  [ -d .build/public ] || { echo "no bundled page: run make postgres-demo" >&2; exit 2; }
   cmd_run -- bash -c '
     pids=()
     trap "kill \${pids[*]} 2>/dev/null; wait" EXIT INT TERM
     for p in '"$port"' '"$((port + 1))"'; do
-      .build/release/pulldown --port $p --db "$PULLDOWN_TEST_POSTGRES_URL" & pids+=($!)
+      .build/release/pulldown --port $p --db "$PULLDOWN_TEST_POSTGRES_URL" --public .build/public & pids+=($!)
     done
     echo "Two instances on one PostgreSQL database: http://127.0.0.1:'"$port"' and http://127.0.0.1:'"$((port + 1))"' (Ctrl-C stops both)"
     wait'
@@ -110,5 +112,5 @@ case "${1:-}" in
   resume) shift; server_start "${1:?usage: postgres.sh resume DIR}" ;;
   run) shift; cmd_run "$@" ;;
   demo) shift; cmd_demo "$@" ;;
-  *) sed -n '2,13p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,14p' "$0" >&2; exit 2 ;;
 esac

@@ -25,15 +25,19 @@ struct CORS: HTTPMiddleware {
     }
 
     func preflightResponse(for request: HTTPRequest) -> HTTPResponse {
-        guard let origin = allowedOrigin(of: request) else {
-            return Problem(status: 403, title: "Forbidden",
-                           detail: "The origin \(request.headers["Origin"] ?? "(none)") may not call this API.").response
+        var response: HTTPResponse
+        if let origin = allowedOrigin(of: request) {
+            response = HTTPResponse(status: 204)
+            response.headers.add("Access-Control-Allow-Methods", Self.allowedMethods)
+            response.headers.add("Access-Control-Allow-Headers", Self.allowedHeaders)
+            response.headers.add("Access-Control-Max-Age", "600")
+            addHeaders(to: &response, origin: origin)
+        } else {
+            response = Problem(status: 403, title: "Forbidden",
+                               detail: "The origin \(request.headers["Origin"] ?? "(none)") may not call this API.").response
         }
-        var response = HTTPResponse(status: 204)
-        response.headers.add("Access-Control-Allow-Methods", Self.allowedMethods)
-        response.headers.add("Access-Control-Allow-Headers", Self.allowedHeaders)
-        response.headers.add("Access-Control-Max-Age", "600")
-        addHeaders(to: &response, origin: origin)
+        // Which of the two it is depends on the Origin, as every answer under /api/ does.
+        response.headers.add("Vary", "Origin")
         return response
     }
 

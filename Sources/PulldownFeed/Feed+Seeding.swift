@@ -9,7 +9,8 @@ extension Feed {
     ///
     /// Items are spread over the ~4 days before now, oldest first so ids grow with time. One
     /// transaction and one prepared statement (SQLite) or one COPY (PostgreSQL): a million items
-    /// take a few seconds.
+    /// take a few seconds. The count is for callers that check it; most want the items alone.
+    @discardableResult
     public func seedIfEmpty(count: Int) throws -> Int {
         guard count > 0 else { return 0 }
         let now = clock.now()

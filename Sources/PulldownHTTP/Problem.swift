@@ -19,7 +19,8 @@ public struct Problem: Sendable, Error, Equatable {
     /// A URI naming the kind of problem; `about:blank` when the status says it all.
     public var type: String
     public var invalidParams: [InvalidParam]
-    /// Extra headers the answer needs (`Allow` on 405, `Retry-After` on 503).
+    /// Extra headers the answer needs (`Allow` on 405, `Retry-After` on 503, a `Cache-Control`
+    /// other than `no-store`).
     public var headers: HTTPHeaders
 
     public init(status: Int, title: String, detail: String, type: String = "about:blank",
@@ -53,6 +54,9 @@ public struct Problem: Sendable, Error, Equatable {
         json.endObject()
         var headers = self.headers
         headers.set("Content-Type", "application/problem+json")
+        // A refusal answers one request as it was sent: no cache keeps it, unless the problem
+        // says how it may be kept (a missing item is revalidated, it may exist later).
+        if !headers.contains("Cache-Control") { headers.set("Cache-Control", "no-store") }
         return HTTPResponse(status: status, headers: headers, body: json.bytes)
     }
 

@@ -62,4 +62,14 @@ final class ProblemTests: XCTestCase {
         XCTAssertEqual(response.headers["Retry-After"], "1")
         XCTAssertEqual(response.headers.values(for: "Content-Type"), ["application/problem+json"])
     }
+
+    func testEveryProblemIsNoStoreUnlessItSaysHowItMayBeKept() {
+        for problem in [Problem.badRequest("b"), .notFound("n"), .methodNotAllowed("PUT", allowed: ["GET"]),
+                        .contentTooLarge(limit: 10), Problem(status: 503, title: "Service Unavailable", detail: "later")] {
+            XCTAssertEqual(problem.response.headers.values(for: "Cache-Control"), ["no-store"], "\(problem.status)")
+        }
+        var revalidated = Problem.notFound("It may exist later.")
+        revalidated.headers.add("Cache-Control", "no-cache")
+        XCTAssertEqual(revalidated.response.headers.values(for: "Cache-Control"), ["no-cache"])
+    }
 }

@@ -1,8 +1,12 @@
 """Every answer says how it may be kept: pages and items that can never change are immutable,
-everything that can change is revalidated."""
+everything that can change is revalidated, and what answers one request alone (a new item's 201,
+every error) is never stored."""
+import pytest
+
 from pulldownkit.client import call
 
-IMMUTABLE = "public, max-age=31536000, immutable"
+IMMUTABLE = "max-age=31536000, immutable"
+TOO_LARGE = b'{"title":"' + b"x" * (64 * 1024) + b'"}'
 
 
 def test_pages_that_can_never_change_are_immutable_and_the_rest_revalidate(start_server):
@@ -54,3 +58,30 @@ def test_the_openapi_document_revalidates_with_an_etag(start_server):
     assert document.header("Cache-Control") == "no-cache"
     assert document.header("ETag")
     assert call(server, "GET", "/api/openapi.json", headers={"If-None-Match": document.header("ETag")}).status == 304
+
+
+@pytest.mark.parametrize("method, path, body, status", [
+    ("POST", "/api/items", b'{"title":"new"}', 201),
+    ("GET", "/api/items?limit=0", None, 400),
+    ("POST", "/api/refresh", b'{"after":"x"}', 400),
+    ("DELETE", "/api/items", None, 405),
+    ("PUT", "/index.html", None, 405),
+    ("GET", "/api/items?_fail=503", None, 503),
+    ("POST", "/api/items?_fail=503", b'{"title":"not added"}', 503),
+    ("GET", "/api/nope", None, 404),
+    ("GET", "/nothing-here.txt", None, 404),
+    ("POST", "/api/items", TOO_LARGE, 413),
+])
+def test_answers_to_one_request_and_every_error_are_no_store(start_server, method, path, body, status):
+    server = start_server(seed="3")
+    reply = call(server, method, path, body=body, headers={"Content-Type": "application/json"})
+    assert reply.status == status, reply
+    assert reply.header_all("Cache-Control") == ["no-store"], reply
+
+
+def test_failures_injected_by_the_fail_rate_are_no_store(start_server):
+    server = start_server("--fail-rate", "1", seed="3")
+    for method, path in [("GET", "/api/items"), ("GET", "/api/items?limit=2&before=3"), ("POST", "/api/refresh")]:
+        reply = call(server, method, path)
+        assert reply.status == 503, (path, reply)
+        assert reply.header_all("Cache-Control") == ["no-store"], (path, reply)

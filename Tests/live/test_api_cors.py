@@ -56,6 +56,7 @@ def test_a_preflight_from_an_allowed_origin_is_204_with_methods_and_headers(cors
     assert {"GET", "HEAD", "POST"} <= methods
     headers = {h.strip().lower() for h in reply.header("Access-Control-Allow-Headers").split(",")}
     assert {"content-type", "x-session-id", "if-none-match"} <= headers
+    assert "origin" in vary(reply), "the answer depends on the Origin"
 
 
 @pytest.mark.parametrize("origin", ["http://evil.example", "http://localhost:3001", "null"])
@@ -71,6 +72,7 @@ def test_a_preflight_from_another_origin_is_refused(cors_server):
     reply = call(cors_server, "OPTIONS", "/api/items", headers={**PREFLIGHT, "Origin": "http://evil.example"})
     assert_problem(reply, 403)
     assert reply.header("Access-Control-Allow-Origin") is None
+    assert "origin" in vary(reply)
 
 
 def test_errors_and_injected_failures_carry_the_cors_headers_too(cors_server):

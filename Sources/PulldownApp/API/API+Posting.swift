@@ -17,8 +17,10 @@ extension API {
         feed.addItem(new) { result in
             responder.send(Self.answer {
                 let item = try result.get()
+                // The answer to this one post: the item itself is cached at its Location.
                 var response = HTTPResponse.json(ResponseJSON.item(item), status: 201)
                 response.headers.add("Location", "/api/items/\(item.id)")
+                response.headers.add("Cache-Control", "no-store")
                 return response
             })
         }

@@ -12,7 +12,9 @@ import Synchronization
 ///   newer ones do too (`hasMore`), since `hasMore` is part of the page.
 /// The newest page, and a page that can still grow, may change with the next insert.
 enum PageCaching {
-    static let immutable = "public, max-age=31536000, immutable"
+    // No `public`: max-age already lets every cache keep it; `public` would only add answers to
+    // requests that carry Authorization (RFC 9111, 3.5), a header this API never asks for.
+    static let immutable = "max-age=31536000, immutable"
     static let revalidate = "no-cache"
 
     static func isImmutable(_ query: ItemsQuery, page: ItemPage, newestID: Int64?) -> Bool {

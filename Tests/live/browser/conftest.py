@@ -65,7 +65,20 @@ class Tab:
         return self.page.text_content("[role=status]")
 
     def wait_state(self, state, timeout=TIMEOUT_MS):
+        """Waits until the panel shows `state`. Right after an input the panel may still show the
+        state it was in before (it draws on the next frame): to wait for what the input causes,
+        use refresh_by."""
         wait_panel_state(self.page, state, timeout=timeout)
+
+    def refresh_by(self, act, *args, timeout=TIMEOUT_MS, **kwargs):
+        """Does `act(*args, **kwargs)` (a click, a key, a pull) and waits for the refresh it starts
+        to end: since then the panel has shown `refreshing` and is `idle` again. Waiting for `idle`
+        alone would return at once, the panel being idle until the act takes effect."""
+        shown = len(self.states())
+        act(*args, **kwargs)
+        self.page.wait_for_function(
+            "n => { const s = __states.slice(n); return s.includes('refreshing') && s.at(-1) === 'idle'; }",
+            arg=shown, timeout=timeout)
 
     def ids(self):
         """The ids of the articles in the DOM now: only the window around the viewport."""
@@ -89,14 +102,14 @@ class Tab:
                 return seen
             self.page.evaluate("() => scrollBy(0, innerHeight)")
 
-    def scroll_to_end(self, text="No more items", rounds=20):
-        """Scrolls to the bottom until the row under the feed says `text` (the feed's end)."""
-        for _ in range(rounds):
-            if self.page.text_content("#more-text") == text:
-                return
-            self.page.evaluate("() => scrollTo(0, document.documentElement.scrollHeight)")
-            self.page.wait_for_timeout(250)
-        assert self.page.text_content("#more-text") == text
+    def scroll_to_end(self, text="No more items"):
+        """Scrolls to the bottom, and there again as pages come in, until the row under the feed
+        says `text` (the feed's end)."""
+        self.page.wait_for_function("""t => {
+            if (document.getElementById('more-text').textContent === t) return true;
+            scrollTo(0, document.documentElement.scrollHeight);
+            return false;
+        }""", arg=text, polling=100)
 
     def refresh_requests(self):
         return [u for m, u in self.requests if m == "POST" and "/api/refresh" in u]

@@ -37,8 +37,8 @@ def test_a_container_scrolled_down_does_not_pull(start_server, phone):
     tab = phone(start_server(seed="0"))
     tab.page.goto(tab.server.url + "/container.html")
     tab.page.wait_for_selector("#rows li")
-    tab.page.eval_on_selector("#box", "e => { e.scrollTop = 300 }")
-    tab.page.wait_for_timeout(100)
+    # Scrolled, and the scroll event handled (the module's listener comes first): the box is not at its top.
+    tab.page.eval_on_selector("#box", "e => new Promise(r => { e.addEventListener('scroll', r, { once: true }); e.scrollTop = 300; })")
     x, y = box_point(tab, "#box", 200)
     tab.touch_pull(220, x=x, y=y)
     tab.page.wait_for_timeout(500)

@@ -64,8 +64,7 @@ def test_a_delay_keeps_the_spinners_visible(start_server, phone):
     tab.page.wait_for_selector("#more[data-state=loading] .spinner", state="visible")
     assert tab.page.get_attribute("#feed", "aria-busy") == "true"
     assert tab.page.text_content("#more-text") == "Loading…"
-    tab.page.wait_for_selector("#feed article")
-    tab.page.click("#refresh")
+    tab.page.click("#refresh")  # while the page loads: the refresh waits for it
     tab.wait_state("refreshing")
     tab.page.wait_for_timeout(700)
     assert tab.state() == "refreshing"
@@ -134,8 +133,7 @@ def test_every_api_call_failing_leaves_nothing_loading(start_server, phone):
     tab = phone(start_server("--fail-rate", "1", seed="20")).open()  # the page itself is not the API's
     tab.page.evaluate("() => scrollTo(0, document.documentElement.scrollHeight)")
     tab.page.wait_for_selector("#more-retry", state="visible")
-    tab.page.click("#refresh")
-    tab.wait_state("idle")
+    tab.refresh_by(tab.page.click, "#refresh")
     assert tab.page.is_visible("#error")
     assert tab.page.get_attribute("#feed", "aria-busy") == "false"
     assert tab.page.text_content(".ptr-updated") == "Not updated yet"
@@ -183,8 +181,7 @@ def test_the_demo_form_posts_an_item_the_next_pull_shows(start_server, phone):
     assert tab.page.text_content("#compose-status") == "Posted. Pull down to see it."
     tab.page.click(".compose summary")  # fold the form away again
     tab.page.evaluate("() => scrollTo(0, 0)")
-    tab.touch_pull(220)
-    tab.wait_state("idle")
+    tab.refresh_by(tab.touch_pull, 220)
     assert tab.page.text_content("#feed article h2") == "Posted from the form"
     assert tab.status() == "1 new item"
 

@@ -5,7 +5,6 @@ import re
 import pytest
 
 from browser_api import api
-from conftest import TIMEOUT_MS
 
 # Every article element added to the document, by the parser or by a script, in order.
 RECORD_ARTICLES = """
@@ -86,8 +85,7 @@ def test_from_the_served_page_the_feed_scrolls_to_its_end_and_a_pull_adds_an_art
     api(server, "POST", "/api/items", {"title": "Pulled in", "body": "b", "author": "t"})
     tab.page.evaluate("() => scrollTo(0, 0)")
     tab.frames()
-    tab.touch_pull(220)
-    tab.wait_state("idle", timeout=TIMEOUT_MS)
+    tab.refresh_by(tab.touch_pull, 220)
     assert tab.status() == "1 new item"
     assert tab.ids()[:2] == [36, 35]
     built = tab.page.eval_on_selector("#feed article[data-id='36']", SHAPE)

@@ -6,6 +6,7 @@ import re
 from playwright.sync_api import expect
 
 from pulldownkit.events import Stream
+from pulldownkit.waiting import wait_until
 from browser_api import api
 
 UPDATED = re.compile(r"^Last updated on \d\d/\d\d/\d{4} \d\d:\d\d [AP]M$")
@@ -34,6 +35,15 @@ def open_live(tab, query="", status=200):
         tab.open(query)
     assert stream.value.status == status
     return tab
+
+
+def open_stream(server):
+    """A stream the server accepted, or None when it refused one (every slot taken)."""
+    stream = Stream(server)
+    if stream.status == 200:
+        return stream
+    stream.close()
+    return None
 
 
 def stream_requests(tab):
@@ -84,8 +94,7 @@ def test_a_post_from_outside_shows_the_pill_without_moving_anything_and_a_pull_b
     assert tab.page.get_attribute("#news", "aria-live") == "polite"
     assert tab.refresh_requests() == []
 
-    tab.touch_pull(220, y=400)
-    tab.wait_state("idle")
+    tab.refresh_by(tab.touch_pull, 220, y=400)
     assert tab.page.text_content("#feed article h2") == "Pushed from outside"
     expect(pill).to_be_hidden()
     assert tab.status() == "1 new item"
@@ -192,20 +201,17 @@ def test_a_hidden_tab_closes_its_stream_and_reopens_it_from_its_cursor(start_ser
     held.close()
 
     tab.page.evaluate("() => __setHidden(true)")
-    probe = None
-    for _ in range(50):  # the server frees the page's slot once it has seen the socket gone
-        probe = Stream(server)
-        if probe.status == 200:
-            break
-        probe.close()
-        tab.page.wait_for_timeout(100)
-    assert probe.status == 200, "the hidden page gave its stream back"
+    probe = wait_until(lambda: open_stream(server), interval=0.1)  # once the server has seen the page's socket gone
+    assert probe, "the hidden page gave its stream back"
     missed = post(server, "while hidden")
     assert [i["id"] for i in probe.next_items().data["items"]] == [missed]
+    probe_port = probe.sock.getsockname()[1]
     probe.close()
     assert len(stream_requests(tab)) == 1, "no stream while hidden"
     assert tab.page.locator("#pill").is_hidden()
-    tab.page.wait_for_timeout(1000)  # the heartbeat frees the probe's slot for the page
+    # The heartbeat finds the probe gone: the server lets its connection go and gives its slot back
+    # (a moment later; a page refused meanwhile tries again, within STREAM_MS).
+    assert wait_until(lambda: probe_port not in server.client_ports()), "the server kept the closed probe"
 
     tab.page.evaluate("() => __setHidden(false)")
     expect(tab.page.locator("#pill")).to_have_text("1 new item", timeout=STREAM_MS)
@@ -222,8 +228,7 @@ def test_more_than_ten_missed_while_hidden_say_10_plus_and_a_refresh_starts_over
         post(server, f"missed {i}")
     tab.page.evaluate("() => __setHidden(false)")
     expect(tab.page.locator("#pill")).to_have_text("10+ new items")
-    tab.touch_pull(220, y=400)
-    tab.wait_state("idle")
+    tab.refresh_by(tab.touch_pull, 220, y=400)
     expect(tab.page.locator("#pill")).to_be_hidden()
     assert tab.ids()[:10] == list(range(32, 22, -1))
 
@@ -234,8 +239,7 @@ def test_a_refused_stream_shows_no_error_is_tried_again_and_the_pull_still_works
     # EventSource gives up on a 503 for good; the page tries again later by itself, quietly.
     with tab.page.expect_request(lambda r: "/api/events" in r.url, timeout=STREAM_MS):
         post(server, "no stream needed")
-        tab.touch_pull(220, y=400)
-        tab.wait_state("idle")
+        tab.refresh_by(tab.touch_pull, 220, y=400)
         assert tab.page.text_content("#feed article h2") == "no stream needed"
         assert tab.page.is_hidden("#error")
         assert tab.page.is_hidden("#pill")

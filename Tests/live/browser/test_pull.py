@@ -27,8 +27,9 @@ def test_touch_pull_goes_through_every_state_and_shows_the_new_item(start_server
         tab.page.wait_for_timeout(16)
     tab.wait_state("armed")
     assert tab.status() == "Release to refresh…"
-    tab.page.wait_for_timeout(350)  # the arrow's turn
-    assert arrow_rotation(tab).startswith("matrix(-1, ")
+    # The arrow turns over a transition: waited for until it has turned all the way.
+    tab.page.wait_for_function("() => getComputedStyle(document.querySelector('.ptr-arrow')).transform"
+                               ".startsWith('matrix(-1, ')")
 
     tab.touch("touchEnd")
     tab.wait_state("refreshing")
@@ -45,7 +46,9 @@ def test_touch_pull_goes_through_every_state_and_shows_the_new_item(start_server
 
 def test_touch_released_under_the_threshold_springs_back_and_requests_nothing(start_server, phone):
     tab = phone(start_server(seed="20")).open()
-    tab.touch_pull(80)
+    tab.touch_pull(80, release=False)
+    tab.wait_state("pulling")
+    tab.touch("touchEnd")
     tab.wait_state("idle")
     tab.page.wait_for_timeout(800)
     assert "pulling" in tab.states()
@@ -77,7 +80,9 @@ def test_mouse_drag_pulls_and_refreshes_on_the_desktop(start_server, desktop):
 
 def test_mouse_released_under_the_threshold_requests_nothing(start_server, desktop):
     tab = desktop(start_server(seed="20")).open()
-    tab.mouse_pull(90)
+    tab.mouse_pull(90, release=False)
+    tab.wait_state("pulling")
+    tab.page.mouse.up()
     tab.wait_state("idle")
     tab.page.wait_for_timeout(800)
     assert tab.states() == ["idle", "pulling", "idle"]
@@ -149,8 +154,6 @@ def test_chinese_texts_with_lang_zh(start_server, phone):
     tab.touch("touchMove", 200, 470)
     tab.wait_state("armed")
     assert tab.status() == "松开立即刷新"
-    tab.touch("touchEnd")
-    tab.wait_state("idle")
-    assert "refreshing" in tab.states()
+    tab.refresh_by(tab.touch, "touchEnd")
     assert tab.status() == "没有新内容"
     assert tab.page.text_content(".ptr-updated").startswith("最后更新：")

@@ -182,11 +182,13 @@ def test_a_wheel_pull_at_the_top_refreshes_once(start_server, desktop):
 
 
 def test_a_short_wheel_pull_springs_back(start_server, desktop):
-    tab = desktop(start_server(seed="20")).open()
-    wheel(tab, -80, x=640)
-    tab.wait_state("pulling")
+    tab = open_with_paused_clock(desktop(start_server(seed="20")))
+    wheel_on_clock(tab, -80, x=640)
+    tab.wait_state("pulling")  # held there: the pause that releases it is the test's to run
+    tab.page.clock.run_for(WHEEL_PAUSE_MS + 50)
     tab.wait_state("idle")
-    tab.page.wait_for_timeout(500)
+    tab.page.clock.resume()
+    tab.page.wait_for_timeout(500)  # a refresh, were one started, is seen by now
     assert tab.states() == ["idle", "pulling", "idle"]
     assert tab.refresh_requests() == []
     assert tab.page.eval_on_selector("#list", "l => l.style.transform") == ""

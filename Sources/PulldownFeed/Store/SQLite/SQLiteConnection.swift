@@ -78,6 +78,11 @@ final class SQLiteConnection: @unchecked Sendable {
         return try body(SQLiteStatement(handle: statement, connection: self))
     }
 
+    /// Runs a cached statement for its effect alone (BEGIN, COMMIT): prepared once, unlike `execute`.
+    func run(_ sql: String) throws {
+        try withStatement(sql) { statement -> Void in try statement.step() }
+    }
+
     private func prepared(_ sql: String) throws(SQLiteError) -> OpaquePointer {
         if let cached = statements[StatementKey(sql: sql)] { return cached }
         var statement: OpaquePointer?
@@ -97,10 +102,10 @@ final class SQLiteConnection: @unchecked Sendable {
     /// (busy_timeout) instead of failing halfway through. BEGIN and COMMIT are prepared once:
     /// every refresh batch is a transaction, and parsing them each time showed in perf.
     func transaction<R>(_ body: () throws -> R) throws -> R {
-        try withStatement("BEGIN IMMEDIATE") { try $0.step() }
+        try run("BEGIN IMMEDIATE")
         do {
             let result = try body()
-            try withStatement("COMMIT") { try $0.step() }
+            try run("COMMIT")
             return result
         } catch {
             // ROLLBACK fails only when SQLite already rolled back by itself; nothing more to do then.
