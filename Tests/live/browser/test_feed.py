@@ -89,18 +89,14 @@ def test_a_failed_refresh_keeps_the_list_and_last_updated_and_retry_works(start_
     tab.open()
     before = tab.ids()
     api(server, "POST", "/api/items", {"title": "after the failure", "body": "b", "author": "t"})
-    tab.touch_pull(220)
-    tab.wait_state("refreshing")
-    tab.wait_state("idle")
+    tab.refresh_by(tab.touch_pull, 220)
     assert tab.page.is_visible("#error")
     assert tab.page.text_content("#error-text") == "Couldn't refresh. Try again."
     assert tab.ids() == before
     assert tab.page.text_content(".ptr-updated") == "Not updated yet"
     assert tab.page.get_attribute("#feed", "aria-busy") == "false"
 
-    tab.page.click("#retry")
-    tab.wait_state("refreshing")
-    tab.wait_state("idle")
+    tab.refresh_by(tab.page.click, "#retry")
     assert tab.page.is_hidden("#error")
     assert tab.page.text_content("#feed article h2") == "after the failure"
     assert UPDATED.match(tab.page.text_content(".ptr-updated"))
@@ -143,9 +139,7 @@ def test_last_updated_survives_a_reload_and_a_server_restart(start_server, phone
     db = tmp_path / "restart.sqlite"
     server = start_server(seed="20", db=db)
     tab = phone(server).open()
-    tab.page.click("#refresh")
-    tab.wait_state("refreshing")
-    tab.wait_state("idle")
+    tab.refresh_by(tab.page.click, "#refresh")
     shown = tab.page.text_content(".ptr-updated")
     assert UPDATED.match(shown)
     tab.page.reload()
@@ -192,9 +186,7 @@ def test_a_gap_replaces_the_list_with_the_newest_page(start_server, phone):
     assert tab.ids()[0] == 20
     for i in range(12):  # more new items than one refresh brings: a gap
         api(server, "POST", "/api/items", {"title": f"burst {i}", "body": "b", "author": "t"})
-    tab.page.click("#refresh")
-    tab.wait_state("refreshing")
-    tab.wait_state("idle")
+    tab.refresh_by(tab.page.click, "#refresh")
     ids = tab.ids()
     assert ids[:10] == list(range(32, 22, -1))
     assert 20 not in ids[:10]

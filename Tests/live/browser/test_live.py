@@ -121,9 +121,7 @@ def test_tapping_the_pill_refreshes_and_goes_to_the_top(start_server, phone):
     wheel_down(tab, 2500)
     new = post(server, "Tap to see me")
     expect(tab.page.locator("#pill")).to_be_visible()
-    tap(tab, "#pill")
-    tab.wait_state("refreshing")
-    tab.wait_state("idle")
+    tab.refresh_by(tap, tab, "#pill")
     expect(tab.page.locator("#pill")).to_be_hidden()
     assert tab.page.evaluate("scrollY") == 0
     assert tab.ids()[0] == new
@@ -141,9 +139,7 @@ def test_the_pill_is_a_button_the_keyboard_reaches(start_server, desktop):
     expect(tab.page.locator("#pill")).to_have_text("2 new items")
     assert tab.tab_to("pill")
     assert tab.page.evaluate("() => document.activeElement.localName") == "button"
-    tab.page.keyboard.press("Enter")
-    tab.wait_state("refreshing")
-    tab.wait_state("idle")
+    tab.refresh_by(tab.page.keyboard.press, "Enter")
     assert tab.status() == "2 new items"
     expect(tab.page.locator("#pill")).to_be_hidden()
     assert tab.page.eval_on_selector_all("#feed article h2", "hs => hs.map(h => h.textContent)")[:2] == ["two", "one"]
@@ -170,9 +166,7 @@ def test_several_posts_are_counted_once_each_and_the_refresh_button_clears_them(
     post(server, "one more")
     expect(tab.page.locator("#pill")).to_have_text("4 new items")
 
-    tab.page.click("#refresh")
-    tab.wait_state("refreshing")
-    tab.wait_state("idle")
+    tab.refresh_by(tab.page.click, "#refresh")
     assert tab.status() == "4 new items"
     expect(tab.page.locator("#pill")).to_be_hidden()
     assert tab.ids()[:4] == [24, 23, 22, 21]

@@ -70,9 +70,7 @@ def test_mouse_drag_pulls_and_refreshes_on_the_desktop(start_server, desktop):
     tab.wait_state("pulling")
     tab.page.mouse.move(640, 300 + 220, steps=6)
     tab.wait_state("armed")
-    tab.page.mouse.up()
-    tab.wait_state("refreshing")
-    tab.wait_state("idle")
+    tab.refresh_by(tab.page.mouse.up)
     assert tab.states() == ["idle", "pulling", "armed", "pulling", "armed", "refreshing", "settling", "idle"]
     assert tab.status() == "No new items"
     assert len(tab.refresh_requests()) == 1
@@ -121,9 +119,7 @@ def test_keyboard_refresh_with_tab_and_enter(start_server, desktop):
     api(server, "POST", "/api/items", {"title": "two", "body": "b", "author": "t"})
     api(server, "POST", "/api/items", {"title": "three", "body": "b", "author": "t"})
     assert tab.tab_to("refresh", presses=5)
-    tab.page.keyboard.press("Enter")
-    tab.wait_state("refreshing")
-    tab.wait_state("idle")
+    tab.refresh_by(tab.page.keyboard.press, "Enter")
     assert tab.status() == "3 new items"
     assert [t for t in tab.page.eval_on_selector_all("#feed article h2", "hs => hs.map(h => h.textContent)")[:3]] \
         == ["three", "two", "one"]

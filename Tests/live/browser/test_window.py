@@ -93,9 +93,7 @@ def test_a_refresh_while_deep_keeps_the_article_being_read(start_server, desktop
     item_id, top = reading(tab)
     for i in range(3):
         api(server, "POST", "/api/items", {"title": f"new {i}", "body": "b", "author": "t"})
-    tab.page.click("#refresh")
-    tab.wait_state("refreshing")
-    tab.wait_state("idle")
+    tab.refresh_by(tab.page.click, "#refresh")
     assert tab.status() == "3 new items"
     assert abs(top_of(tab, item_id) - top) <= 2
     assert tab.page.get_attribute(f"#feed article[data-id='{item_id}']", "aria-posinset") == str(200 - item_id + 4)
@@ -173,8 +171,8 @@ def test_a_wheel_pull_at_the_top_refreshes_once(start_server, desktop):
     assert tab.status() == "Release to refresh…"
     tab.page.clock.run_for(WHEEL_PAUSE_MS + 50)  # the wheel pauses: the panel is released
     tab.page.clock.resume()
-    tab.wait_state("refreshing")
-    tab.wait_state("idle")
+    # The release started the refresh while the clock stood still: wait for it to have ended.
+    tab.page.wait_for_function("() => __states.includes('refreshing') && __states.at(-1) === 'idle'")
     assert tab.states() == ["idle", "pulling", "armed", "refreshing", "settling", "idle"]
     assert tab.status() == "1 new item"
     assert tab.page.text_content("#feed article h2") == "Pulled by the wheel"
