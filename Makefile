@@ -4,10 +4,10 @@ SHELL := /bin/bash
 PORT ?= 8080
 ARGS ?=
 # The release binary links the Swift runtime and Foundation statically: shared, they are
-# relocated at load and cost about 8 MB more resident memory (README, Performance).
+# relocated at load and cost about 8 MB more resident memory (docs/performance.md).
 RELEASE_BUILD := swift build -c release --product pulldown --static-swift-stdlib
 
-.PHONY: run test test-repeat bench instructions soak build public postgres-demo deps-build deps-test deps-bench test-swift test-js test-live clean
+.PHONY: run test test-repeat bench compare instructions soak build public postgres-demo deps-build deps-test deps-bench test-swift test-js test-live clean
 
 # The page is served bundled (.build/public, what users get); `--public Public` serves the sources as they are.
 run: deps-build public
@@ -50,13 +50,19 @@ bench: deps-bench public
 	$(RELEASE_BUILD)
 	.venv/bin/python bench/bench.py $(ARGS)
 
+# Two builds against each other on the wall clock, alternating (bench/compare.py),
+# e.g. ARGS="old/pulldown .build/release/pulldown".
+compare: deps-bench public
+	$(RELEASE_BUILD)
+	.venv/bin/python bench/compare.py $(ARGS)
+
 # Instructions per request under callgrind: the same on every run, to compare two builds exactly
 # (bench/instructions.py). ARGS passes builds and options, e.g. ARGS="old/pulldown .build/release/pulldown".
 instructions: deps-bench public
 	$(RELEASE_BUILD)
 	.venv/bin/python bench/instructions.py $(ARGS)
 
-# The longer reliability suite, a few minutes (README, Reliability); not part of `make test`.
+# The longer reliability suite, a few minutes (docs/reliability.md); not part of `make test`.
 # ARGS passes options through, e.g. ARGS="--duration 20 --crash-rounds 2".
 soak: deps-test public
 	$(RELEASE_BUILD)
