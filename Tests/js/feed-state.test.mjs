@@ -145,3 +145,24 @@ test('index finds an id by binary search, -1 when not loaded', () => {
   assert.equal(s.index(0), -1);
   assert.equal(s.index(101), -1);
 });
+
+test('at either end of the feed its spacer is exactly 0, never negative, however the px were summed', () => {
+  // Measured heights are fractions of a px: their running sums drift by rounding, and a spacer of
+  // -1e-13 px is no height at all to CSS (the old one would stay on screen).
+  let seed = 7;
+  const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+  const s = loaded(200);
+  for (let y = 0; y <= s.total; y += 700) {
+    s.view(y, 844);
+    for (let i = s.first; i < s.last; i++) s.measured(i, 90 + next() * 80);
+    const [above, below] = s.spacers();
+    assert.ok(above >= 0 && below >= 0, `spacers ${above}, ${below} at ${y}`);
+    if (s.first === 0) assert.equal(above, 0);
+    if (s.last === s.ids.length) assert.equal(below, 0, `the end at ${y}`);
+  }
+  assert.equal(s.last, s.ids.length, 'the walk reached the end');
+  for (let y = s.total; y >= 0; y -= 700) s.view(y, 844);
+  s.view(0, 844);
+  assert.equal(s.first, 0);
+  assert.equal(s.spacers()[0], 0, 'back at the top');
+});
