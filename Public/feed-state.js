@@ -69,6 +69,15 @@ export class FeedState {
 
   pageFailed() { this.busy = null; this.failed = true; }
 
+  /** What the row under the feed shows: 'loading' (skeleton rows) while a page is fetched,
+   *  'error' after a failed one, 'empty' for a feed without any item, 'end' after the last page,
+   *  else '' (more to come, none asked for yet). */
+  get end() {
+    if (this.busy === 'page') return 'loading';
+    if (this.failed) return 'error';
+    return this.hasMore ? '' : this.ids.length ? 'end' : 'empty';
+  }
+
   /** The `after` of a refresh, marking it in flight; null while a page loads. */
   beginRefresh() {
     if (this.busy) return null;

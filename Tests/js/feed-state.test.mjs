@@ -166,3 +166,27 @@ test('at either end of the feed its spacer is exactly 0, never negative, however
   assert.equal(s.first, 0);
   assert.equal(s.spacers()[0], 0, 'back at the top');
 });
+
+test('the row under the feed: skeletons while a page loads, the error, the empty feed, the end', () => {
+  const s = feed();
+  assert.equal(s.end, '', 'nothing asked for yet');
+  s.nextPage();
+  assert.equal(s.end, 'loading');
+  s.pageFailed();
+  assert.equal(s.end, 'error');
+  s.failed = false;
+  s.nextPage();
+  s.add([], false);
+  assert.equal(s.end, 'empty', 'a feed without any item is empty, not at its end');
+  s.beginRefresh();
+  assert.equal(s.end, 'empty', 'a refresh is not a page: the empty state stays while it runs');
+  s.refreshed({ items: items(2, 1), gap: false });
+  assert.equal(s.end, 'end', 'the first items make it a feed at its end');
+  const t = feed();
+  t.nextPage();
+  t.add(items(30, 21), true);
+  assert.equal(t.end, '', 'more to come');
+  t.nextPage();
+  t.add(items(20, 11), false);
+  assert.equal(t.end, 'end');
+});

@@ -1,17 +1,32 @@
 """Browser fixtures: Debian's Chromium driven by Playwright (no browser download).
 
 `phone` is a touch-screen page (CDP touch input), `desktop` a mouse page. Gestures go through
-real input (CDP Input.dispatchTouchEvent, page.mouse), never through page functions.
+real input (CDP Input.dispatchTouchEvent, page.mouse), never through page functions. axe-core
+(the copy the axe-playwright-python package ships) checks what the page shows for accessibility.
 """
 import os
+import re
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import sync_playwright
 
 from pulldownkit.browser import CHROMIUM, DESKTOP, PHONE, launch, wait_feed_idle, wait_panel_state
 from pulldownkit.touch import Finger
 
 TIMEOUT_MS = 10_000
+AXE = Axe()
+# The row under the feed, the last article above it and the spacer between them, where the feed
+# ends; the gap an article keeps below itself; the viewport and the sticky bar's bottom.
+END = """() => {
+    const arts = document.querySelectorAll('#feed article'), last = arts[arts.length - 1];
+    const box = n => n.getBoundingClientRect();
+    return { last: +last.dataset.id, lastBottom: box(last).bottom, moreTop: box(document.getElementById('more')).top,
+             moreBottom: box(document.getElementById('more-text')).bottom,
+             spacer: box(document.getElementById('feed').lastElementChild).height,
+             gap: parseFloat(getComputedStyle(last).marginBottom), viewport: innerHeight,
+             bar: box(document.querySelector('.bar')).bottom };
+}"""
 
 
 @pytest.fixture(scope="session")
@@ -32,11 +47,11 @@ class Tab:
         self.server = server
         self.page = context.new_page()
         self.page.set_default_timeout(TIMEOUT_MS)
-        self.requests, self.dialogs, self.errors = [], [], []
+        self.requests, self.dialogs, self.errors, self.console = [], [], [], []
         self.page.on("request", lambda r: self.requests.append((r.method, r.url)))
         self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("console", self._console)
         self.finger = Finger(self.page)
 
     def open(self, query="", wait_items=True):
@@ -53,6 +68,11 @@ class Tab:
             }).observe(panel, { attributes: true, attributeFilter: ['data-state'] });
         }""")
         return self
+
+    def _console(self, message):
+        self.console.append(message.text)
+        if message.type == "error":
+            self.errors.append(message.text)
 
     # What the page shows.
     def state(self):
@@ -98,6 +118,21 @@ class Tab:
             self.page.wait_for_timeout(250)
         assert self.page.text_content("#more-text") == text
 
+    def end(self):
+        """Where the feed ends on screen (END): the last article, the row under it, the spacer."""
+        return self.page.evaluate(END)
+
+    def violations(self):
+        """What axe-core finds wrong with the page as it is now: ["rule: targets", …]."""
+        found = AXE.run(self.page).response["violations"]
+        return [f"{v['id']}: {[n['target'] for n in v['nodes']]}" for v in found]
+
+    def swipe(self, dy, x=200, y=600, steps=6):
+        """A finger flick `dy` px up the screen (scrolling down), then lifted: real touch scrolling."""
+        self.finger.down(x, y)
+        self.finger.drag(x, y, y - dy, steps)
+        self.finger.up()
+
     def refresh_requests(self):
         return [u for m, u in self.requests if m == "POST" and "/api/refresh" in u]
 
@@ -123,6 +158,17 @@ class Tab:
         m.move(x, y + distance, steps=steps)
         if release:
             m.up()
+
+
+def without_feed(tab):
+    """Serves `/` as the server does when its store does not answer: no articles, no data, so the
+    script asks for the first page itself."""
+    def strip(route):
+        page = route.fetch()
+        html = re.sub(r'(role="feed"[^>]*>).*?</script>', r"\1", page.text(), count=1, flags=re.S)
+        assert "<article" not in html and "first-page" not in html
+        route.fulfill(response=page, body=html)
+    tab.page.route(tab.server.url + "/", strip)
 
 
 def merge_window(seen, window, upward=False):
