@@ -82,11 +82,13 @@ function head(day) {
   return h;
 }
 
-/** A grey card `h` px tall, its gap below included, where an article is awaited. */
-function skeleton(h) {
+/** A grey card `h` px tall, its gap below included, where an article is awaited. In the feed it
+ *  is an article being loaded, to assistive technology too; elsewhere it is only a picture. */
+function skeleton(h, inFeed) {
   const n = el('div', null, 'skeleton');
   n.style.height = `calc(${h}px - var(--gap))`;
-  n.ariaHidden = 'true';
+  if (inFeed) Object.assign(n, { role: 'article', ariaBusy: 'true', ariaLabel: t.loading });
+  else n.ariaHidden = 'true';
   return n;
 }
 
@@ -95,7 +97,7 @@ function node(i) {
   const id = s.ids[i], old = nodes.get(id), item = s.items.get(id);
   if (old && (old.localName === 'article' || !item)) return old;
   old?.remove();
-  const n = item ? article(item, locale) : skeleton(s.hs[i]);
+  const n = item ? article(item, locale) : skeleton(s.hs[i], true);
   n.dataset.id = id;
   nodes.set(id, n);
   return n;
@@ -106,6 +108,7 @@ function node(i) {
  *  scrolls so the anchor stays where it was. Returns the new articles. */
 function render(keep = scrollY > 0 && anchor()) {
   const want = [], fresh = [];
+  feed.hidden = !s.ids.length; // shown before its articles are measured
   for (let i = s.first; i < s.last; i++) {
     const day = s.days[i], key = `d${day}`;
     if (s.opens(i) || i === s.first) {
@@ -169,11 +172,10 @@ function run(work) {
 
 // The row under the feed, as feed-state.js's `end` says: a screenful of skeleton rows while a
 // page loads (as tall as the articles are guessed to be), the error with Try again, the empty
-// feed, or "No more items". A feed without any item is no feed to assistive technology, unless
-// it is being loaded.
+// feed, or "No more items". A feed without any item yet is no feed to assistive technology.
 function showEnd() {
   const state = more.dataset.state = s.end, wait = $('wait');
-  feed.hidden = !s.ids.length && state !== 'loading';
+  feed.hidden = !s.ids.length;
   $('more-text').textContent = { loading: t.loading, end: t.noMore, error: s.ids.length ? t.moreFailed : t.loadFailed }[state] || '';
   $('more-retry').hidden = state !== 'error';
   $('empty').hidden = state !== 'empty';

@@ -82,3 +82,19 @@ test('day labels: Today, Yesterday, then the date', () => {
   assert.match(older, /28/);
   assert.match(older, /2026/);
 });
+
+test('times within a day say how long ago, in the reader\'s language; older ones their clock time', () => {
+  const at = new Date(2026, 11, 1, 8, 0), ago = ms => new Date(at - ms);
+  assert.equal(when(ago(0), at, 'en-US'), 'now');
+  assert.equal(when(ago(59e3), at, 'en-US'), 'now');
+  assert.equal(when(new Date(+at + 30e3), at, 'en-US'), 'now', 'ahead of the reader\'s clock');
+  assert.equal(when(ago(60e3), at, 'en-US'), '1 minute ago');
+  assert.equal(when(ago(2 * 60e3 + 59e3), at, 'en-US'), '2 minutes ago');
+  assert.equal(when(ago(59 * 60e3), at, 'en-US'), '59 minutes ago');
+  assert.equal(when(ago(3600e3), at, 'en-US'), '1 hour ago');
+  assert.equal(when(ago(23 * 3600e3 + 59 * 60e3), at, 'en-US'), '23 hours ago');
+  assert.equal(when(ago(24 * 3600e3), at, 'en-US'), '08:00 AM', 'a day ago: the clock time');
+  assert.equal(when(ago(0), at, 'zh-CN'), '现在');
+  assert.equal(when(ago(2 * 60e3), at, 'zh-CN'), '2分钟前');
+  assert.equal(when(ago(3 * 3600e3), at, 'zh-CN'), '3小时前');
+});

@@ -160,6 +160,34 @@ class Tab:
             m.up()
 
 
+class Hold:
+    """Holds the page's requests to `pattern` whose URL `when(url)` accepts, as a network too slow
+    to answer would, until `release()` lets them go on: what the page shows while it waits can be
+    looked at for as long as a test needs, and the answer then comes at once."""
+
+    def __init__(self, page, pattern, when=lambda url: True):
+        self.page, self.held, self.holding = page, [], True
+
+        def route(r):
+            if self.holding and when(r.request.url):
+                self.held.append(r)
+            else:
+                r.continue_()
+        page.route(pattern, route)
+
+    def release(self, timeout_ms=TIMEOUT_MS):
+        """Lets what is held go on, and every later request straight through; at least one
+        request must have been held (waited for up to `timeout_ms`)."""
+        for _ in range(timeout_ms // 20):
+            if self.held:
+                break
+            self.page.wait_for_timeout(20)  # the route's event is delivered inside a Playwright call
+        assert self.held, "no request was held"
+        self.holding = False
+        for r in self.held:
+            r.continue_()
+
+
 def without_feed(tab):
     """Serves `/` as the server does when its store does not answer: no articles, no data, so the
     script asks for the first page itself."""
