@@ -170,13 +170,16 @@ function run(work) {
   return busy;
 }
 
+// What a failed page says: the first one, or one more.
+const failedText = () => s.ids.length ? t.moreFailed : t.loadFailed;
+
 // The row under the feed, as feed-state.js's `end` says: a screenful of skeleton rows while a
 // page loads (as tall as the articles are guessed to be), the error with Try again, the empty
 // feed, or "No more items". A feed without any item yet is no feed to assistive technology.
 function showEnd() {
   const state = more.dataset.state = s.end, wait = $('wait');
   feed.hidden = !s.ids.length;
-  $('more-text').textContent = { loading: t.loading, end: t.noMore, error: s.ids.length ? t.moreFailed : t.loadFailed }[state] || '';
+  $('more-text').textContent = { loading: t.loading, end: t.noMore, error: failedText() }[state] || '';
   $('more-retry').hidden = state !== 'error';
   $('empty').hidden = state !== 'empty';
   wait.replaceChildren();
@@ -198,8 +201,8 @@ function loadPage() {
       showEnd();
     } catch (e) {
       s.pageFailed();
+      api.failed(failedText(), e);
       showEnd();
-      api.failed($('more-text').textContent, e);
     }
   });
 }
@@ -263,8 +266,10 @@ addEventListener('pagehide', () => {
 });
 
 // The demo's form is built when the reader first opens it: the first load does not carry it.
-document.querySelector('.compose').addEventListener('toggle', e =>
-  import('./compose.js').then(m => m.compose(e.target, t)), { once: true });
+let composing;
+document.querySelector('.compose').addEventListener('toggle', e => {
+  composing ||= import('./compose.js').then(m => m.compose(e.target, t), () => { composing = null; });
+});
 
 /** Takes over the page the server wrote: its articles become the window's nodes as they are (only
  *  their time and link are localised), its day headers are keyed and labelled by the reader's own

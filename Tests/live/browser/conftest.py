@@ -11,11 +11,15 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import sync_playwright
 
-from pulldownkit.browser import CHROMIUM, DESKTOP, PHONE, launch, wait_feed_idle, wait_panel_state
+from pulldownkit.browser import CHROMIUM, DESKTOP, PHONE, launch, wait_feed_idle
 from pulldownkit.touch import Finger
 
 TIMEOUT_MS = 10_000
 AXE = Axe()
+# Where the panel state `s` was recorded from index `from` on, plus one; else, when it is the state
+# now, the record's length; else false. A page loaded again has no record until `open`.
+PASSED = """([s, from]) => { const r = window.__states || [], i = r.indexOf(s, from);
+    return i >= 0 ? i + 1 : document.querySelector('.ptr').dataset.state === s && Math.max(r.length, 1); }"""
 # The row under the feed, the last article above it and the spacer between them, where the feed
 # ends; the gap an article keeps below itself; the viewport and the sticky bar's bottom.
 END = """() => {
@@ -67,6 +71,7 @@ class Tab:
                 if (__states[__states.length - 1] !== s) __states.push(s);
             }).observe(panel, { attributes: true, attributeFilter: ['data-state'] });
         }""")
+        self.seen = 1  # the first recorded state is the one before anything happened
         return self
 
     def _console(self, message):
@@ -85,7 +90,10 @@ class Tab:
         return self.page.text_content("[role=status]")
 
     def wait_state(self, state, timeout=TIMEOUT_MS):
-        wait_panel_state(self.page, state, timeout=timeout)
+        """Waits until the panel is in `state`, or has been since the last wait: read from the
+        recorded states too, so one that came and went between two looks (a quick refresh while
+        the machine is busy) is not missed. Waits that follow each other go down the record."""
+        self.seen = self.page.wait_for_function(PASSED, arg=[state, self.seen], timeout=timeout).json_value()
 
     def ids(self):
         """The ids of the articles in the DOM now: only the window around the viewport."""
