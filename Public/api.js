@@ -19,6 +19,10 @@ async function call(path, body) {
   return json;
 }
 
+/** The reader gets the page's own words (`text`, returned); the problem's detail is for the
+ *  developer, in the console. */
+export const failed = (text, e) => (console.error(`${text} ${e.message}`), text);
+
 /** A page of items, newest first: { items, limit, hasMore }. Without a `limit`, the server's page
  *  size: the one the newest page in `/` has too. */
 export const items = (params = {}) =>

@@ -1,4 +1,5 @@
 // One item as an article, for the feed and the item page. Text goes in with textContent only.
+import { when } from './i18n.js';
 
 export const el = (tag, text, cls) => {
   const n = document.createElement(tag);
@@ -31,8 +32,11 @@ export function article(item, locale) {
 /** What only the browser knows, set in place: the local time, and the page's query (knobs, lang)
  *  on the link. The server writes UTC and a plain link; nothing else of its article changes. */
 export function localise(a, item, locale) {
-  const time = a.querySelector('time'), d = new Date(item.createdAt);
-  time.textContent = d.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' });
-  time.title = d.toLocaleString(locale);
+  const time = a.querySelector('time');
+  time.title = new Date(item.createdAt).toLocaleString(locale);
+  tell(time, locale);
   time.parentElement.href = `/item.html?id=${item.id}${location.search.replace('?', '&')}`;
 }
+
+/** Sets a `<time>`'s text to how long ago its `datetime` was ("5 minutes ago"), as of `now`. */
+export const tell = (time, locale, now = new Date()) => { time.textContent = when(new Date(time.dateTime), now, locale); };

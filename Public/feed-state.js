@@ -69,6 +69,15 @@ export class FeedState {
 
   pageFailed() { this.busy = null; this.failed = true; }
 
+  /** What the row under the feed shows: 'loading' (skeleton rows) while a page is fetched,
+   *  'error' after a failed one, 'empty' for a feed without any item, 'end' after the last page,
+   *  else '' (more to come, none asked for yet). */
+  get end() {
+    if (this.busy === 'page') return 'loading';
+    if (this.failed) return 'error';
+    return this.hasMore ? '' : this.ids.length ? 'end' : 'empty';
+  }
+
   /** The `after` of a refresh, marking it in flight; null while a page loads. */
   beginRefresh() {
     if (this.busy) return null;
@@ -136,11 +145,14 @@ export class FeedState {
   }
 
   /** Heights of the spacers above and below the window. A window that starts inside a day
-   *  repeats that day's header, which takes its px from the spacer above. */
+   *  repeats that day's header, which takes its px from the spacer above. Sums of measured px
+   *  drift by rounding: at the feed's ends a spacer is exactly 0, and none is ever negative (CSS
+   *  ignores a negative height, which would leave the old one on screen: a blank end). */
   spacers() {
     let end = this.top;
     for (let i = this.first; i < this.last; i++) end += this.size(i);
-    return [this.top - (this.opens(this.first) ? 0 : this.head), this.total - end];
+    return [this.first && Math.max(0, this.top - (this.opens(this.first) ? 0 : this.head)),
+      this.last < this.ids.length ? Math.max(0, this.total - end) : 0];
   }
 
   /** The query for text the window lacks (dropped earlier), marking it in flight, or null.

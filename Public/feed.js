@@ -1,10 +1,11 @@
 // The feed page: a windowed list of articles (feed-state.js says which), pull to refresh, infinite
-// scroll, day headers, errors, texts, and the position kept across Back and reload.
+// scroll, day headers, skeleton rows, errors, the empty feed, texts, and the position kept across
+// Back and reload.
 import * as api from './api.js';
 import { pickLang, texts, dayNumber, dayStart, dayLabel } from './i18n.js';
 import { PullToRefresh } from './pull-to-refresh.js';
 import { FeedState } from './feed-state.js';
-import { el, article, localise } from './article.js';
+import { el, article, localise, tell } from './article.js';
 import { LiveFeed } from './live.js';
 
 const KEY = 'pulldown-feed';
@@ -21,7 +22,7 @@ firstPage && firstPage.catch(() => {});
 session.catch(() => {});
 history.scrollRestoration = 'manual'; // the position is ours to restore: the window decides the page's height
 
-const t = texts(pickLang(location.search, navigator.languages));
+const t = await texts(pickLang(location.search, navigator.languages));
 const locale = t.lang === 'zh' ? 'zh-CN' : 'en-US';
 document.documentElement.lang = t.lang === 'zh' ? 'zh-CN' : 'en';
 const $ = id => document.getElementById(id);
@@ -29,6 +30,7 @@ for (const n of document.querySelectorAll('[data-t]')) n.textContent = t[n.datas
 
 const feed = $('feed'), more = $('more'), error = $('error'), bar = document.querySelector('.bar');
 feed.setAttribute('aria-label', t.feed);
+$('curl').textContent = `curl ${location.origin}/api/items \\\n  -H 'Content-Type: application/json' \\\n  -d '{"title": "Hello"}'`;
 const s = new FeedState({ dayOf: item => dayNumber(new Date(item.createdAt)) });
 const nodes = new Map(); // item id, or 'd' + day for a header -> its node, for what is in the window
 const above = el('div'), below = el('div'); // the spacers that stand for everything outside it
@@ -80,13 +82,23 @@ function head(day) {
   return h;
 }
 
-// An item's node: its article, or, until its text is fetched again, a placeholder as tall.
+/** A grey card `h` px tall, its gap below included, where an article is awaited. In the feed it
+ *  is an article being loaded, to assistive technology too; elsewhere it is only a picture. */
+function skeleton(h, inFeed) {
+  const n = el('div', null, 'skeleton');
+  n.style.height = `calc(${h}px - var(--gap))`;
+  if (inFeed) Object.assign(n, { role: 'article', ariaBusy: 'true', ariaLabel: t.loading });
+  else n.ariaHidden = 'true';
+  return n;
+}
+
+// An item's node: its article, or, until its text is fetched again, a skeleton as tall.
 function node(i) {
   const id = s.ids[i], old = nodes.get(id), item = s.items.get(id);
   if (old && (old.localName === 'article' || !item)) return old;
   old?.remove();
-  const n = item ? article(item, locale) : el('div');
-  if (!item) { n.dataset.id = id; n.style.height = `${s.hs[i]}px`; }
+  const n = item ? article(item, locale) : skeleton(s.hs[i], true);
+  n.dataset.id = id;
   nodes.set(id, n);
   return n;
 }
@@ -96,6 +108,7 @@ function node(i) {
  *  scrolls so the anchor stays where it was. Returns the new articles. */
 function render(keep = scrollY > 0 && anchor()) {
   const want = [], fresh = [];
+  feed.hidden = !s.ids.length; // shown before its articles are measured
   for (let i = s.first; i < s.last; i++) {
     const day = s.days[i], key = `d${day}`;
     if (s.opens(i) || i === s.first) {
@@ -157,10 +170,20 @@ function run(work) {
   return busy;
 }
 
-function setMore(state, detail) {
-  more.dataset.state = state;
-  $('more-text').textContent = { loading: t.loading, end: t.noMore, error: `${t.loadFailed} ${detail || ''}` }[state] || '';
+// What a failed page says: the first one, or one more.
+const failedText = () => s.ids.length ? t.moreFailed : t.loadFailed;
+
+// The row under the feed, as feed-state.js's `end` says: a screenful of skeleton rows while a
+// page loads (as tall as the articles are guessed to be), the error with Try again, the empty
+// feed, or "No more items". A feed without any item yet is no feed to assistive technology.
+function showEnd() {
+  const state = more.dataset.state = s.end, wait = $('wait');
+  feed.hidden = !s.ids.length;
+  $('more-text').textContent = { loading: t.loading, end: t.noMore, error: failedText() }[state] || '';
   $('more-retry').hidden = state !== 'error';
+  $('empty').hidden = state !== 'empty';
+  wait.replaceChildren();
+  if (state === 'loading') for (let y = 0; y < innerHeight; y += s.est) wait.append(skeleton(s.est));
 }
 
 function loadPage() {
@@ -168,17 +191,18 @@ function loadPage() {
   if (!query) return;
   const request = firstPage || api.items(query);
   firstPage = null;
-  setMore('loading');
+  showEnd();
   run(async () => {
     try {
       const page = await request;
       s.add(page.items, page.hasMore);
       live.start(s.newest); // the feed's newest item is known: the stream starts after it
-      setMore(page.hasMore ? '' : 'end');
-      update(true);
+      update(true); // the articles first, then the skeletons go: what is below them stays put
+      showEnd();
     } catch (e) {
       s.pageFailed();
-      setMore('error', e.message);
+      api.failed(failedText(), e);
+      showEnd();
     }
   });
 }
@@ -196,6 +220,7 @@ async function refresh() {
         scrollTo(0, 0);
       }
       const keep = scrollY > 0 && anchor(), k = s.refreshed(r); // what is being read stays put
+      showEnd(); // an empty feed is one no more
       s.view(-feed.getBoundingClientRect().top, innerHeight);
       for (const a of render(keep)) if (!keep && s.index(+a.dataset.id) < k) a.classList.add('enter');
       refreshed = true;
@@ -204,8 +229,7 @@ async function refresh() {
       message = t.n(k);
     } catch (e) {
       s.refreshFailed();
-      $('error-text').textContent = t.refreshFailed;
-      error.title = e.message;
+      $('error-text').textContent = api.failed(t.refreshFailed, e);
       error.hidden = false;
       message = t.refreshFailed;
     }
@@ -217,6 +241,8 @@ $('refresh').addEventListener('click', () => ptr.beginRefreshing());
 $('retry').addEventListener('click', () => ptr.beginRefreshing());
 $('more-retry').addEventListener('click', () => { s.failed = false; loadPage(); });
 feed.addEventListener('animationend', e => e.target.classList.remove('enter'));
+// "5 minutes ago" stays true while the page is open.
+setInterval(() => { for (const time of feed.querySelectorAll('time')) tell(time, locale); }, 30e3);
 
 // Feed pattern keys: Page Down / Page Up move between articles, across the window's edge too.
 feed.addEventListener('keydown', e => {
@@ -239,17 +265,10 @@ addEventListener('pagehide', () => {
   } catch { /* storage full or off: the feed then starts at the top */ }
 });
 
-$('compose').addEventListener('submit', async e => {
-  e.preventDefault();
-  const form = e.target, out = $('compose-status');
-  const item = Object.fromEntries([...new FormData(form)].filter(([, v]) => v.trim()));
-  try {
-    await api.post(item);
-    form.reset();
-    out.textContent = t.posted;
-  } catch (err) {
-    out.textContent = `${t.postFailed} ${err.message}`;
-  }
+// The demo's form is built when the reader first opens it: the first load does not carry it.
+let composing;
+document.querySelector('.compose').addEventListener('toggle', e => {
+  composing ||= import('./compose.js').then(m => m.compose(e.target, t), () => { composing = null; });
 });
 
 /** Takes over the page the server wrote: its articles become the window's nodes as they are (only
@@ -264,8 +283,8 @@ function adopt(page) {
     if (n.localName === 'article') { localise(n, item, locale); adopted.add(n); } else n.textContent = label(s.dayOf(item));
     nodes.set(key, n);
   }
-  setMore(page.hasMore ? '' : 'end');
   update(true);
+  showEnd();
   feed.ariaBusy = 'false';
   live.start(s.newest); // the feed's newest item is known: the stream starts after it
   io.observe(more); // the next page, at once if the end is near already
@@ -279,7 +298,7 @@ else if (saved) { // the saved geometry first, then the window's text by cursor 
   s.view(y, innerHeight);
   render(false);
   scrollTo(0, scrollY + above.getBoundingClientRect().top + y);
-  setMore(s.hasMore ? '' : 'end');
+  showEnd();
   feed.ariaBusy = 'false';
   api.items(s.need()).then(p => s.filled(p.items), () => s.filled([]))
     .then(() => render({ id, top: offset }), () => {}).finally(() => { io.observe(more); schedule(); });

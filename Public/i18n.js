@@ -1,46 +1,40 @@
-// Texts in English and Simplified Chinese, and the pure date helpers the page uses.
+// Texts in English, and in Simplified Chinese from i18n-zh.js (fetched only by its readers), and
+// the pure date helpers the page uses.
 
-const TEXTS = {
-  en: {
-    pull: 'Pull down to refresh…', release: 'Release to refresh…', refreshing: 'Updating…',
-    updated: 'Last updated on {t}', never: 'Not updated yet', refresh: 'Refresh',
-    n0: 'No new items', n1: '1 new item', nn: '{n} new items', more: '{n}+ new items',
-    loading: 'Loading…', noMore: 'No more items', retry: 'Try again',
-    refreshFailed: "Couldn't refresh. Try again.", loadFailed: "Couldn't load items.",
-    today: 'Today', yesterday: 'Yesterday', feed: 'Latest items',
-    compose: 'Post an item', title: 'Title', body: 'Text', author: 'Author', post: 'Post',
-    posted: 'Posted. Pull down to see it.', postFailed: "Couldn't post.",
-    back: 'Back to the feed', notFound: 'No such item.',
-  },
-  zh: {
-    pull: '下拉可以刷新', release: '松开立即刷新', refreshing: '加载中…',
-    updated: '最后更新：{t}', never: '尚未更新', refresh: '刷新',
-    n0: '没有新内容', n1: '1 条新内容', nn: '{n} 条新内容', more: '{n}+ 条新内容',
-    loading: '加载中…', noMore: '没有更多了', retry: '重试',
-    refreshFailed: '刷新失败，请重试。', loadFailed: '加载失败。',
-    today: '今天', yesterday: '昨天', feed: '最新内容',
-    compose: '发布一条', title: '标题', body: '内容', author: '作者', post: '发布',
-    posted: '已发布，下拉即可看到。', postFailed: '发布失败。',
-    back: '返回列表', notFound: '没有这条内容。',
-  },
+/** The English texts: every language has these keys. */
+export const EN = {
+  pull: 'Pull down to refresh…', release: 'Release to refresh…', refreshing: 'Updating…',
+  updated: 'Last updated on {t}', never: 'Not updated yet', refresh: 'Refresh',
+  n0: 'No new items', n1: '1 new item', nn: '{n} new items', more: '{n}+ new items',
+  loading: 'Loading…', noMore: 'No more items', retry: 'Try again',
+  refreshFailed: "Couldn't refresh. Try again.", loadFailed: "Couldn't load items.",
+  moreFailed: "Couldn't load more items.", empty: 'No items yet',
+  emptyHow: 'Post the first one with “Post an item” above, or from a terminal:',
+  today: 'Today', yesterday: 'Yesterday', feed: 'Latest items',
+  compose: 'Post an item', title: 'Title', body: 'Text', author: 'Author', post: 'Post',
+  posted: 'Posted. Pull down to see it.', postFailed: "Couldn't post.",
+  back: 'Back to the feed', notFound: 'No such item.',
 };
+const LANGS = ['en', 'zh'];
 
 /** `?lang=en|zh` wins, then the first of the browser's languages we have, then English. */
 export function pickLang(search = '', languages = []) {
   const asked = new URLSearchParams(search).get('lang');
-  if (asked && TEXTS[asked]) return asked;
+  if (LANGS.includes(asked)) return asked;
   for (const l of languages) {
     const base = String(l).toLowerCase().split('-')[0];
-    if (TEXTS[base]) return base;
+    if (LANGS.includes(base)) return base;
   }
   return 'en';
 }
 
-/** The texts of `lang`, with `n(count, more)` for "3 new items" ("10+ new items" when `more`)
- *  and `updated(date|null)`. */
-export function texts(lang) {
-  const base = TEXTS[lang] || TEXTS.en;
-  const t = { ...base, lang: TEXTS[lang] ? lang : 'en' };
+/** Resolves to the texts of `lang` (English for one we do not have, and for any text a language
+ *  lacks), with `n(count, more)` for "3 new items" ("10+ new items" when `more`) and
+ *  `updated(date|null)`. Only a Chinese reader waits for a fetch. */
+export async function texts(lang) {
+  lang = LANGS.includes(lang) ? lang : 'en';
+  const base = { ...EN, ...(lang === 'zh' && (await import('./i18n-zh.js')).default) };
+  const t = { ...base, lang };
   t.n = (n, more) => more ? t.more.replace('{n}', n) : n === 0 ? t.n0 : n === 1 ? t.n1 : t.nn.replace('{n}', n);
   t.updated = d => d ? base.updated.replace('{t}', stamp(d)) : base.never;
   return t;
@@ -52,6 +46,15 @@ const pad = n => String(n).padStart(2, '0');
 export function stamp(d) {
   const h = d.getHours() % 12 || 12;
   return `${pad(d.getMonth() + 1)}/${pad(d.getDate())}/${d.getFullYear()} ${pad(h)}:${pad(d.getMinutes())} ${d.getHours() < 12 ? 'AM' : 'PM'}`;
+}
+
+/** When `d` was, seen at `now`, in `locale`'s words: "now", "5 minutes ago", "3 hours ago"
+ *  ("5分钟前") within a day, its clock time ("07:41 AM") after that, under a day header that says
+ *  which day. A time ahead of the reader's clock is "now". */
+export function when(d, now, locale) {
+  const m = Math.floor((now - d) / 6e4), ago = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  return m >= 1440 ? d.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' })
+    : m < 1 ? ago.format(0, 'second') : m < 60 ? ago.format(-m, 'minute') : ago.format(-Math.floor(m / 60), 'hour');
 }
 
 /** A local calendar day as a number (days since 1970-01-01), to group items by. */

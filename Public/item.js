@@ -3,7 +3,7 @@ import * as api from './api.js';
 import { pickLang, texts } from './i18n.js';
 import { el, article } from './article.js';
 
-const t = texts(pickLang(location.search, navigator.languages));
+const t = await texts(pickLang(location.search, navigator.languages));
 document.documentElement.lang = t.lang === 'zh' ? 'zh-CN' : 'en';
 const id = +new URLSearchParams(location.search).get('id'), back = document.getElementById('back');
 back.textContent = t.back;
@@ -15,4 +15,4 @@ const main = document.getElementById('item');
 api.items({ before: id + 1, limit: 1 }).then(p => {
   const item = p.items[0];
   main.append(item?.id === id ? article(item, t.lang === 'zh' ? 'zh-CN' : 'en-US') : el('p', t.notFound));
-}, e => main.append(el('p', `${t.loadFailed} ${e.message}`)));
+}, e => main.append(el('p', api.failed(t.loadFailed, e))));

@@ -33,18 +33,18 @@ export class PullToRefresh {
    *   scroller: Element or window (default window), threshold (60), maxPull (140), resistance (0.5),
    *   texts: { pull, release, refreshing, failed }
    */
-  constructor(content, { onRefresh, scroller = window, threshold = 60, maxPull = 140, resistance = 0.5, texts = {} } = {}) {
+  constructor(content, { onRefresh, scroller = window, texts = {}, ...pull } = {}) {
     this.content = content;
     this.onRefresh = onRefresh;
     this.scroller = scroller;
     this.texts = { pull: 'Pull down to refresh…', release: 'Release to refresh…', refreshing: 'Updating…', failed: "Couldn't refresh.", ...texts };
-    this.machine = new PullState({ threshold, maxPull, resistance });
+    this.machine = new PullState(pull); // threshold, maxPull, resistance: its defaults are the panel's
     this.wheelPull = new WheelPull(WHEEL_PAUSE_MS);
     this.reduced = matchMedia('(prefers-reduced-motion: reduce)');
 
     this.panel = el('div', 'ptr');
     this.panel.dataset.state = IDLE;
-    this.panel.style.height = `${threshold}px`;
+    this.panel.style.height = `${this.machine.threshold}px`;
     const icon = el('div', 'ptr-icon');
     icon.append(arrow(), el('span', 'ptr-spinner'));
     const label = el('div', 'ptr-label');

@@ -8,8 +8,11 @@ cd "$(dirname "$0")/.."
 out=${1:-.build/public}
 command -v esbuild >/dev/null || scripts/install-deps.sh build
 
-# The entry points: what the pages link from this folder (src="/x.js", href="/x.css").
+# The entry points: what the pages link from this folder (src="/x.js", href="/x.css"), and the
+# modules a script loads only when asked (import('./x.js')): those stay files of their own, which
+# the bundles import by the same name, so that only who needs one fetches it.
 mapfile -t entries < <(grep -ohE '(src|href)="/[^"/]+\.(js|css)"' Public/*.html | sed -E 's/.*"\/(.*)"/\1/' | sort -u)
+mapfile -t lazy < <(grep -ohE "import\('\./[^'/]+\.js'\)" Public/*.js | sed -E "s/.*'\.\/(.*)'.*/\1/" | sort -u)
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -17,4 +20,4 @@ mkdir -p "$out"
 find Public -maxdepth 1 -type f ! -name '*.js' ! -name '*.css' ! -name '.*' -exec cp -p {} "$out"/ \;
 # No source map: the readable source is Public/ itself.
 esbuild --bundle --minify --format=esm --target=es2022 --charset=utf8 --log-level=warning \
-  --outdir="$out" "${entries[@]/#/Public/}"
+  "${lazy[@]/#/--external:./}" --outdir="$out" "${entries[@]/#/Public/}" "${lazy[@]/#/Public/}"

@@ -1,5 +1,5 @@
 """Takes the README screenshots of the page in every state, with real touch input on a phone-size
-Chromium page (and one desktop shot), into docs/screenshots/.
+Chromium page (and two desktop shots), into docs/screenshots/.
 
     .venv/bin/python scripts/screenshots.py
 
@@ -34,9 +34,12 @@ class Tab:
         self.server = server
         self.finger = Finger(self.page)
 
-    def open(self):
+    def open(self, items=True):
+        """Opens the feed and waits for its articles (unless it has no `items`), its "Last updated"
+        line (the session was asked for) and for nothing to be loading."""
         self.page.goto(self.server.url + "/")
-        self.page.wait_for_selector("#feed article")
+        if items:
+            self.page.wait_for_selector("#feed article")
         self.page.wait_for_function("() => document.querySelector('.ptr-updated').textContent !== ''")
         self.idle()
         return self
@@ -60,6 +63,17 @@ class Tab:
             self.finger.down(200, 700)
             self.finger.drag(200, 700, 150, steps=8)
             self.finger.up()
+            self.page.wait_for_timeout(250)
+        self.settle_scroll()
+
+    def wheel_to_bottom(self):
+        """Scrolls with the mouse wheel until the end of the page is on screen."""
+        at_bottom = "() => scrollY + innerHeight >= document.documentElement.scrollHeight - 2"
+        self.page.mouse.move(640, 400)
+        for _ in range(60):
+            if self.page.evaluate(at_bottom):
+                break
+            self.page.mouse.wheel(0, 1200)
             self.page.wait_for_timeout(250)
         self.settle_scroll()
 
@@ -96,6 +110,15 @@ def check(tab, state=None, status=None, updated=None):
     return None
 
 
+def at_the_end(tab):
+    """What differs from the feed's end: "No more items" right under the last article."""
+    if tab.text("#more-text") != "No more items":
+        return f"more row {tab.text('#more-text')!r}"
+    gap = tab.page.evaluate("""() => { const a = [...document.querySelectorAll('#feed article')].at(-1);
+        return document.getElementById('more').getBoundingClientRect().top - a.getBoundingClientRect().bottom; }""")
+    return None if 0 <= gap <= 12 else f"{gap} px between the last article and 'No more items'"
+
+
 def main():
     if not os.path.exists(BINARY):
         sys.exit(f"no server binary at {BINARY}: run `swift build` first")
@@ -112,7 +135,7 @@ def main():
         browser = launch(p)
         try:
             # 1-6 and 9: a seeded feed where every API answer takes 4 s, so "Updating…" and the
-            # spinner row stay on screen. No event stream is let in (--max-streams 0; the page
+            # skeleton rows stay on screen. No event stream is let in (--max-streams 0; the page
             # retries quietly), so the item posted below waits for the pull, not in an "N new
             # items" pill the captions do not show.
             slow = start(tmp / "slow.sqlite", "--delay-ms", "4000", "--max-streams", "0", seed=50)
@@ -161,12 +184,19 @@ def main():
             tab.swipe_to_bottom()
             tab.page.wait_for_function("() => document.getElementById('more').dataset.state === 'loading'")
             tab.swipe_to_bottom()
+            # Back up slowly (no fling) until the skeletons start mid-screen, under the last articles.
+            back = 450 - tab.page.eval_on_selector("#wait", "w => w.getBoundingClientRect().top")
+            tab.finger.down(x, 150)
+            tab.finger.drag(x, 150, 150 + back, steps=40)
+            tab.page.wait_for_timeout(200)
+            tab.finger.up()
+            tab.settle_scroll()
 
             def loading():
-                box = tab.page.eval_on_selector("#more", "m => [m.getBoundingClientRect().bottom, innerHeight]")
-                if not tab.page.is_visible("#more .spinner") or box[0] > box[1]:
-                    return f"spinner row not on screen ({box})"
-                return None if tab.text("#more-text") == "Loading…" else f"more row {tab.text('#more-text')!r}"
+                box = tab.page.eval_on_selector("#wait", "w => [w.getBoundingClientRect().top, innerHeight]")
+                if tab.page.locator("#wait .skeleton").count() == 0 or not 200 < box[0] < box[1] - 300:
+                    return f"skeleton rows not in the lower half of the screen ({box})"
+                return None
             tab.shot("6-loading-more.png", loading)
             tab.close()
 
@@ -182,14 +212,31 @@ def main():
                       else f"header {desk.text('#updated')!r}")
             desk.close()
 
-            # 7: a short feed, scrolled to its end.
+            # 7 and 12: a short feed, scrolled to its end, on the phone and on a desktop.
             short = start(tmp / "short.sqlite", seed=15)
-            tab = Tab(browser, short, PHONE).open()
+            for name, options in (("7-no-more-items.png", PHONE), ("12-desktop-end.png", DESKTOP)):
+                tab = Tab(browser, short, options).open()
+                to_bottom = tab.swipe_to_bottom if options is PHONE else tab.wheel_to_bottom
+                to_bottom()
+                tab.page.wait_for_function("() => document.getElementById('more').dataset.state === 'end'")
+                to_bottom()
+                tab.shot(name, lambda: at_the_end(tab))
+                tab.close()
+
+            # 10: a load-more that fails: every API call does, but the first page comes with `/`.
+            load_failing = start(tmp / "load-failing.sqlite", "--fail-rate", "1", "--max-streams", "0", seed=50)
+            tab = Tab(browser, load_failing, PHONE).open()
             tab.swipe_to_bottom()
-            tab.page.wait_for_function("() => document.getElementById('more').dataset.state === 'end'")
+            tab.page.wait_for_selector("#more-retry", state="visible")
             tab.swipe_to_bottom()
-            tab.shot("7-no-more-items.png",
-                     lambda: None if tab.text("#more-text") == "No more items" else f"more row {tab.text('#more-text')!r}")
+            tab.shot("10-load-more-failed.png", lambda: None if tab.text("#more-text") == "Couldn't load more items."
+                     else f"more row {tab.text('#more-text')!r}")
+            tab.close()
+
+            # 11: an empty feed.
+            empty = start(tmp / "empty.sqlite", seed=0)
+            tab = Tab(browser, empty, PHONE).open(items=False)
+            tab.shot("11-empty.png", lambda: None if tab.page.is_visible("#empty") else "no empty state")
             tab.close()
 
             # 8: the feed loads from a healthy server, which is then restarted on the same port and

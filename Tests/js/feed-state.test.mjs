@@ -145,3 +145,48 @@ test('index finds an id by binary search, -1 when not loaded', () => {
   assert.equal(s.index(0), -1);
   assert.equal(s.index(101), -1);
 });
+
+test('at either end of the feed its spacer is exactly 0, never negative, however the px were summed', () => {
+  // Measured heights are fractions of a px: their running sums drift by rounding, and a spacer of
+  // -1e-13 px is no height at all to CSS (the old one would stay on screen).
+  let seed = 7;
+  const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+  const s = loaded(200);
+  for (let y = 0; y <= s.total; y += 700) {
+    s.view(y, 844);
+    for (let i = s.first; i < s.last; i++) s.measured(i, 90 + next() * 80);
+    const [above, below] = s.spacers();
+    assert.ok(above >= 0 && below >= 0, `spacers ${above}, ${below} at ${y}`);
+    if (s.first === 0) assert.equal(above, 0);
+    if (s.last === s.ids.length) assert.equal(below, 0, `the end at ${y}`);
+  }
+  assert.equal(s.last, s.ids.length, 'the walk reached the end');
+  for (let y = s.total; y >= 0; y -= 700) s.view(y, 844);
+  s.view(0, 844);
+  assert.equal(s.first, 0);
+  assert.equal(s.spacers()[0], 0, 'back at the top');
+});
+
+test('the row under the feed: skeletons while a page loads, the error, the empty feed, the end', () => {
+  const s = feed();
+  assert.equal(s.end, '', 'nothing asked for yet');
+  s.nextPage();
+  assert.equal(s.end, 'loading');
+  s.pageFailed();
+  assert.equal(s.end, 'error');
+  s.failed = false;
+  s.nextPage();
+  s.add([], false);
+  assert.equal(s.end, 'empty', 'a feed without any item is empty, not at its end');
+  s.beginRefresh();
+  assert.equal(s.end, 'empty', 'a refresh is not a page: the empty state stays while it runs');
+  s.refreshed({ items: items(2, 1), gap: false });
+  assert.equal(s.end, 'end', 'the first items make it a feed at its end');
+  const t = feed();
+  t.nextPage();
+  t.add(items(30, 21), true);
+  assert.equal(t.end, '', 'more to come');
+  t.nextPage();
+  t.add(items(20, 11), false);
+  assert.equal(t.end, 'end');
+});

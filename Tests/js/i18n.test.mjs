@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pickLang, texts, stamp, dayNumber, dayStart, dayLabel } from '../../Public/i18n.js';
+import { EN, pickLang, texts, stamp, dayNumber, dayStart, dayLabel, when } from '../../Public/i18n.js';
+import zhTexts from '../../Public/i18n-zh.js';
+
+const en = await texts('en'), zh = await texts('zh');
 
 test('the lang parameter wins over the browser languages', () => {
   assert.equal(pickLang('?lang=zh', ['en-US']), 'zh');
@@ -27,33 +30,33 @@ test('stamp is MM/dd/yyyy hh:mm AM in local time', () => {
 
 test('last updated text, and its absence', () => {
   const d = new Date(2026, 10, 30, 7, 41);
-  assert.equal(texts('en').updated(d), 'Last updated on 11/30/2026 07:41 AM');
-  assert.equal(texts('en').updated(null), 'Not updated yet');
-  assert.equal(texts('zh').updated(d), '最后更新：11/30/2026 07:41 AM');
+  assert.equal(en.updated(d), 'Last updated on 11/30/2026 07:41 AM');
+  assert.equal(en.updated(null), 'Not updated yet');
+  assert.equal(zh.updated(d), '最后更新：11/30/2026 07:41 AM');
 });
 
 test('new item counts in both languages', () => {
-  const en = texts('en'), zh = texts('zh');
   assert.deepEqual([en.n(0), en.n(1), en.n(3)], ['No new items', '1 new item', '3 new items']);
   assert.deepEqual([zh.n(0), zh.n(1), zh.n(3)], ['没有新内容', '1 条新内容', '3 条新内容']);
 });
 
 test('a count the stream could not complete says "more than"', () => {
-  assert.equal(texts('en').n(10, true), '10+ new items');
-  assert.equal(texts('zh').n(10, true), '10+ 条新内容');
-  assert.equal(texts('en').n(1, false), '1 new item');
+  assert.equal(en.n(10, true), '10+ new items');
+  assert.equal(zh.n(10, true), '10+ 条新内容');
+  assert.equal(en.n(1, false), '1 new item');
 });
 
 test('the seed texts in Chinese', () => {
-  const zh = texts('zh');
   assert.equal(zh.pull, '下拉可以刷新');
   assert.equal(zh.release, '松开立即刷新');
   assert.equal(zh.loading, '加载中…');
 });
 
-test('every language has every text', () => {
-  assert.deepEqual(Object.keys(texts('zh')).sort(), Object.keys(texts('en')).sort());
-  assert.equal(texts('fr').lang, 'en');
+test('Chinese has every text, and a language we do not have is English', async () => {
+  assert.deepEqual(Object.keys(zhTexts).sort(), Object.keys(EN).sort());
+  const fr = await texts('fr');
+  assert.equal(fr.lang, 'en');
+  assert.equal(fr.pull, en.pull);
 });
 
 test('day numbers are local calendar days', () => {
@@ -70,7 +73,7 @@ test('a day number gives back its local midnight', () => {
 });
 
 test('day labels: Today, Yesterday, then the date', () => {
-  const now = new Date(2026, 11, 1, 8, 0), en = texts('en'), zh = texts('zh');
+  const now = new Date(2026, 11, 1, 8, 0);
   assert.equal(dayLabel(new Date(2026, 11, 1, 0, 1), now, en), 'Today');
   assert.equal(dayLabel(new Date(2026, 10, 30, 23, 59), now, en), 'Yesterday');
   assert.equal(dayLabel(new Date(2026, 10, 30, 1, 0), now, zh), '昨天');
@@ -78,4 +81,20 @@ test('day labels: Today, Yesterday, then the date', () => {
   assert.match(older, /Nov/);
   assert.match(older, /28/);
   assert.match(older, /2026/);
+});
+
+test('times within a day say how long ago, in the reader\'s language; older ones their clock time', () => {
+  const at = new Date(2026, 11, 1, 8, 0), ago = ms => new Date(at - ms);
+  assert.equal(when(ago(0), at, 'en-US'), 'now');
+  assert.equal(when(ago(59e3), at, 'en-US'), 'now');
+  assert.equal(when(new Date(+at + 30e3), at, 'en-US'), 'now', 'ahead of the reader\'s clock');
+  assert.equal(when(ago(60e3), at, 'en-US'), '1 minute ago');
+  assert.equal(when(ago(2 * 60e3 + 59e3), at, 'en-US'), '2 minutes ago');
+  assert.equal(when(ago(59 * 60e3), at, 'en-US'), '59 minutes ago');
+  assert.equal(when(ago(3600e3), at, 'en-US'), '1 hour ago');
+  assert.equal(when(ago(23 * 3600e3 + 59 * 60e3), at, 'en-US'), '23 hours ago');
+  assert.equal(when(ago(24 * 3600e3), at, 'en-US'), '08:00 AM', 'a day ago: the clock time');
+  assert.equal(when(ago(0), at, 'zh-CN'), '现在');
+  assert.equal(when(ago(2 * 60e3), at, 'zh-CN'), '2分钟前');
+  assert.equal(when(ago(3 * 3600e3), at, 'zh-CN'), '3小时前');
 });

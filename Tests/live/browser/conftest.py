@@ -1,17 +1,36 @@
 """Browser fixtures: Debian's Chromium driven by Playwright (no browser download).
 
 `phone` is a touch-screen page (CDP touch input), `desktop` a mouse page. Gestures go through
-real input (CDP Input.dispatchTouchEvent, page.mouse), never through page functions.
+real input (CDP Input.dispatchTouchEvent, page.mouse), never through page functions. axe-core
+(the copy the axe-playwright-python package ships) checks what the page shows for accessibility.
 """
 import os
+import re
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import sync_playwright
 
-from pulldownkit.browser import CHROMIUM, DESKTOP, PHONE, launch, wait_feed_idle, wait_panel_state
+from pulldownkit.browser import CHROMIUM, DESKTOP, PHONE, launch, wait_feed_idle
 from pulldownkit.touch import Finger
 
 TIMEOUT_MS = 10_000
+AXE = Axe()
+# Where the panel state `s` was recorded from index `from` on, plus one; else, when it is the state
+# now, the record's length; else false. A page loaded again has no record until `open`.
+PASSED = """([s, from]) => { const r = window.__states || [], i = r.indexOf(s, from);
+    return i >= 0 ? i + 1 : document.querySelector('.ptr').dataset.state === s && Math.max(r.length, 1); }"""
+# The row under the feed, the last article above it and the spacer between them, where the feed
+# ends; the gap an article keeps below itself; the viewport and the sticky bar's bottom.
+END = """() => {
+    const arts = document.querySelectorAll('#feed article'), last = arts[arts.length - 1];
+    const box = n => n.getBoundingClientRect();
+    return { last: +last.dataset.id, lastBottom: box(last).bottom, moreTop: box(document.getElementById('more')).top,
+             moreBottom: box(document.getElementById('more-text')).bottom,
+             spacer: box(document.getElementById('feed').lastElementChild).height,
+             gap: parseFloat(getComputedStyle(last).marginBottom), viewport: innerHeight,
+             bar: box(document.querySelector('.bar')).bottom };
+}"""
 
 
 @pytest.fixture(scope="session")
@@ -32,11 +51,11 @@ class Tab:
         self.server = server
         self.page = context.new_page()
         self.page.set_default_timeout(TIMEOUT_MS)
-        self.requests, self.dialogs, self.errors = [], [], []
+        self.requests, self.dialogs, self.errors, self.console = [], [], [], []
         self.page.on("request", lambda r: self.requests.append((r.method, r.url)))
         self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("console", self._console)
         self.finger = Finger(self.page)
 
     def open(self, query="", wait_items=True):
@@ -52,7 +71,13 @@ class Tab:
                 if (__states[__states.length - 1] !== s) __states.push(s);
             }).observe(panel, { attributes: true, attributeFilter: ['data-state'] });
         }""")
+        self.seen = 1  # the first recorded state is the one before anything happened
         return self
+
+    def _console(self, message):
+        self.console.append(message.text)
+        if message.type == "error":
+            self.errors.append(message.text)
 
     # What the page shows.
     def state(self):
@@ -65,10 +90,10 @@ class Tab:
         return self.page.text_content("[role=status]")
 
     def wait_state(self, state, timeout=TIMEOUT_MS):
-        """Waits until the panel shows `state`. Right after an input the panel may still show the
-        state it was in before (it draws on the next frame): to wait for what the input causes,
-        use refresh_by."""
-        wait_panel_state(self.page, state, timeout=timeout)
+        """Waits until the panel is in `state`, or has been since the last wait: read from the
+        recorded states too, so one that came and went between two looks (a quick refresh while
+        the machine is busy) is not missed. Waits that follow each other go down the record."""
+        self.seen = self.page.wait_for_function(PASSED, arg=[state, self.seen], timeout=timeout).json_value()
 
     def refresh_by(self, act, *args, timeout=TIMEOUT_MS, **kwargs):
         """Does `act(*args, **kwargs)` (a click, a key, a pull) and waits for the refresh it starts
@@ -111,6 +136,21 @@ class Tab:
             return false;
         }""", arg=text, polling=100)
 
+    def end(self):
+        """Where the feed ends on screen (END): the last article, the row under it, the spacer."""
+        return self.page.evaluate(END)
+
+    def violations(self):
+        """What axe-core finds wrong with the page as it is now: ["rule: targets", …]."""
+        found = AXE.run(self.page).response["violations"]
+        return [f"{v['id']}: {[n['target'] for n in v['nodes']]}" for v in found]
+
+    def swipe(self, dy, x=200, y=600, steps=6):
+        """A finger flick `dy` px up the screen (scrolling down), then lifted: real touch scrolling."""
+        self.finger.down(x, y)
+        self.finger.drag(x, y, y - dy, steps)
+        self.finger.up()
+
     def refresh_requests(self):
         return [u for m, u in self.requests if m == "POST" and "/api/refresh" in u]
 
@@ -136,6 +176,45 @@ class Tab:
         m.move(x, y + distance, steps=steps)
         if release:
             m.up()
+
+
+class Hold:
+    """Holds the page's requests to `pattern` whose URL `when(url)` accepts, as a network too slow
+    to answer would, until `release()` lets them go on: what the page shows while it waits can be
+    looked at for as long as a test needs, and the answer then comes at once."""
+
+    def __init__(self, page, pattern, when=lambda url: True):
+        self.page, self.held, self.holding = page, [], True
+
+        def route(r):
+            if self.holding and when(r.request.url):
+                self.held.append(r)
+            else:
+                r.continue_()
+        page.route(pattern, route)
+
+    def release(self, timeout_ms=TIMEOUT_MS):
+        """Lets what is held go on, and every later request straight through; at least one
+        request must have been held (waited for up to `timeout_ms`)."""
+        for _ in range(timeout_ms // 20):
+            if self.held:
+                break
+            self.page.wait_for_timeout(20)  # the route's event is delivered inside a Playwright call
+        assert self.held, "no request was held"
+        self.holding = False
+        for r in self.held:
+            r.continue_()
+
+
+def without_feed(tab):
+    """Serves `/` as the server does when its store does not answer: no articles, no data, so the
+    script asks for the first page itself."""
+    def strip(route):
+        page = route.fetch()
+        html = re.sub(r'(role="feed"[^>]*>).*?</script>', r"\1", page.text(), count=1, flags=re.S)
+        assert "<article" not in html and "first-page" not in html
+        route.fulfill(response=page, body=html)
+    tab.page.route(tab.server.url + "/", strip)
 
 
 def merge_window(seen, window, upward=False):

@@ -44,6 +44,21 @@ def test_touch_pull_goes_through_every_state_and_shows_the_new_item(start_server
     assert tab.errors == []
 
 
+def test_the_panel_arms_after_126_px_of_finger_travel(start_server, phone):
+    """6 px of slop, then the panel follows half the finger: its 60 px threshold is 126 px of finger
+    (what the README says)."""
+    tab = phone(start_server(seed="20")).open()
+    tab.touch_pull(124, release=False)
+    tab.wait_state("pulling")
+    tab.frames()
+    assert tab.state() == "pulling"
+    tab.touch("touchMove", 200, 250 + 128)
+    tab.wait_state("armed")
+    tab.touch("touchEnd")
+    tab.wait_state("idle")
+    assert tab.states() == ["idle", "pulling", "armed", "refreshing", "settling", "idle"]
+
+
 def test_touch_released_under_the_threshold_springs_back_and_requests_nothing(start_server, phone):
     tab = phone(start_server(seed="20")).open()
     tab.touch_pull(80, release=False)

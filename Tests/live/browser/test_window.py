@@ -127,7 +127,7 @@ def test_back_and_reload_come_back_to_the_same_article(start_server, phone):
     back = []
     while tab.page.evaluate("scrollY") > 0:
         wheel(tab, -800)
-        tab.page.wait_for_function("() => !document.querySelector('#feed > div:not([class])[data-id]')")
+        tab.page.wait_for_function("() => !document.querySelector('#feed .skeleton')")
         tab.frames()
         back = merge_window(back, tab.ids(), upward=True)
     assert back == list(range(300, back[-1] - 1, -1))

@@ -1,0 +1,33 @@
+// The demo's "Post an item" form, built the first time the reader opens it (feed.js imports this
+// module then), so the page everyone loads does not carry it.
+import * as api from './api.js';
+import { el } from './article.js';
+
+const FIELDS = [['title', 'input', 200], ['body', 'textarea', 2000], ['author', 'input', 80]];
+
+/** Puts the form into `details` (whose <summary> says "Post an item"), in the texts `t`. */
+export function compose(details, t) {
+  const form = el('form'), out = el('output');
+  form.id = 'compose';
+  out.id = 'compose-status';
+  for (const [name, tag, max] of FIELDS) {
+    const label = el('label'), field = el(tag);
+    Object.assign(field, { name, maxLength: max, required: name === 'title' });
+    if (tag === 'textarea') field.rows = 3;
+    label.append(el('span', t[name]), ' ', field);
+    form.append(label);
+  }
+  form.append(el('button', t.post), ' ', out);
+  form.addEventListener('submit', async e => {
+    e.preventDefault();
+    const item = Object.fromEntries([...new FormData(form)].filter(([, v]) => v.trim()));
+    try {
+      await api.post(item);
+      form.reset();
+      out.textContent = t.posted;
+    } catch (err) {
+      out.textContent = api.failed(t.postFailed, err);
+    }
+  });
+  details.append(form);
+}
