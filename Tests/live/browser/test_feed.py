@@ -48,8 +48,8 @@ def test_a_short_first_page_loads_the_next_one_at_once(start_server, desktop):
 
 
 def test_a_delay_keeps_the_skeleton_rows_and_the_refresh_spinner_visible(start_server, phone):
-    server = start_server("--delay-ms", "1200", seed="40")
-    tab = phone(server).open()  # the first page came with the page: the next ones are delayed
+    server = start_server("--delay-ms", "1200", seed="20")
+    tab = phone(server).open()  # the first page came with the page: the next, the last, is delayed
     tab.page.evaluate("() => scrollTo(0, document.documentElement.scrollHeight)")
     tab.page.wait_for_selector("#wait .skeleton", state="visible")
     assert tab.page.get_attribute("#feed", "aria-busy") == "true"
