@@ -28,8 +28,10 @@ public final class Application: Sendable {
         do {
             // A postgres:// URL shares one PostgreSQL database between instances; a pooled
             // connection per server thread, plus one for the maintenance timer.
+            var feedConfiguration = configuration.feed
+            feedConfiguration.newItemsEvery = configuration.demo.newItemsEvery
             opened = try FeedStores.openFeed(configuration.databasePath, connections: configuration.server.threads + 1,
-                                            clock: clock, configuration: configuration.feed)
+                                            clock: clock, configuration: feedConfiguration)
         } catch {
             throw StartupError(description: "\(error)")
         }
@@ -54,8 +56,10 @@ public final class Application: Sendable {
 
         let live = LiveEvents(source: feed, settings: .init(
             maxStreams: configuration.maxStreams, heartbeatSeconds: configuration.heartbeatSeconds))
+        let demo = DemoControl(configuration.demo)
+        demo.observe { knobs in feed.newItemsEvery = knobs.newItemsEvery }
         let handler = Self.handler(feed: feed, tokens: tokens, staticFiles: staticFiles, openAPI: openAPI,
-                                   live: live, configuration: configuration)
+                                   live: live, demo: demo, configuration: configuration)
         var serverConfiguration = configuration.server
         // Streams get their own share of connections, so a full house of them never keeps
         // ordinary requests out.
@@ -86,16 +90,14 @@ public final class Application: Sendable {
     }
 
     /// The server's one router: `/api/` through CORS (when origins are listed) and the demo
-    /// knobs to the API; `/healthz`; `/` with the newest page in it; everything else is a file
-    /// of the page.
+    /// knobs to the API, `/api/demo` (which steers the knobs) through CORS alone; `/healthz`;
+    /// `/` with the newest page in it; everything else is a file of the page.
     static func handler(feed: Feed, tokens: SessionTokens, staticFiles: StaticFiles, openAPI: HTTPResponse,
-                        live: LiveEvents, configuration: Configuration) -> HTTPHandler {
+                        live: LiveEvents, demo: DemoControl, configuration: Configuration) -> HTTPHandler {
         let api = API(feed: feed, sessions: SessionResolver(tokens: tokens), pageSize: configuration.pageSize,
                       immutablePages: ImmutablePageCache(bytes: configuration.pageCacheBytes))
         let cors = CORS(allowedOrigins: Set(configuration.corsOrigins))
-        let knobs = DemoKnobs(delayMilliseconds: configuration.delayMilliseconds,
-                              jitterMilliseconds: configuration.jitterMilliseconds,
-                              failRate: configuration.failRate)
+        let knobs = DemoKnobsMiddleware(control: demo)
         var router = Router(fallback: { request in staticFiles.respond(to: request) })
         let home = HomePage(feed: feed, files: staticFiles, pageSize: configuration.pageSize)
         for path in ["/", "/index.html"] {
@@ -103,10 +105,12 @@ public final class Application: Sendable {
         }
         api.addRoutes(to: &router, openAPI: openAPI)
         EventsEndpoint(live: live).addRoute(to: &router)
+        DemoEndpoints(control: demo).addRoutes(to: &router)
         router.get("/healthz") { _ in api.health() }
         // Without CORS there is nothing to add to an answer, so answers pass through untouched.
-        let middleware: [any HTTPMiddleware] = cors.isEnabled ? [cors, knobs] : [knobs]
-        router.scope("/api", middleware: middleware, notFound: API.notFound)
+        let corsIfEnabled: [any HTTPMiddleware] = cors.isEnabled ? [cors] : []
+        router.scope("/api", middleware: corsIfEnabled + [knobs], notFound: API.notFound)
+        router.scope("/api/demo", middleware: corsIfEnabled, notFound: API.notFound)
         return router.handler
     }
 }

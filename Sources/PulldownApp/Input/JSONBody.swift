@@ -78,6 +78,21 @@ struct JSONBody {
         }
     }
 
+    /// An optional number field within `range`; null counts as absent.
+    func number(_ name: String, in range: ClosedRange<Double>) -> Result<Double?, Problem.InvalidParam> {
+        switch fields[name] {
+        case nil, .null?: return .success(nil)
+        case .integer(let value)? where range.contains(Double(value)): return .success(Double(value))
+        case .real(let value)? where range.contains(value): return .success(value)
+        default: return .failure(.init(name: name, reason: InvalidParameters.Reason.number(in: range)))
+        }
+    }
+
+    /// Whether the field is there with the value null (a merge patch's "back to the default").
+    func isNull(_ name: String) -> Bool {
+        fields[name] == .null
+    }
+
     /// An optional string field.
     func string(_ name: String) -> Result<String?, Problem.InvalidParam> {
         switch fields[name] {

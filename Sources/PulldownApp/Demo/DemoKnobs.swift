@@ -1,15 +1,31 @@
 import Dispatch
+import PulldownFeed
 import PulldownHTTP
 
-/// What front-end developers ask of a fake backend: slow answers and failures on demand.
-///
-/// Middleware in front of the API. A delayed answer holds no server thread: the connection is
-/// suspended and the request goes on on a Dispatch queue when the time is up. An injected
-/// failure is decided before anything runs, so it never changes anything.
-struct DemoKnobs: HTTPMiddleware {
-    var delayMilliseconds = 0
-    var jitterMilliseconds = 0
-    var failRate = 0.0
+/// What front-end developers ask of a fake backend: slow answers, failures on demand and new
+/// items now and then. One value: start-up gives its first state, `GET /api/demo` shows it and
+/// `PATCH /api/demo` changes it while the server runs (see `DemoControl`).
+public struct DemoKnobs: Sendable, Equatable {
+    public var delayMilliseconds = 0
+    public var jitterMilliseconds = 0
+    public var failRate = 0.0
+    /// Seconds between generated demo items; 0 turns the generator off.
+    public var newItemsEvery: Double = FeedConfiguration().newItemsEvery
+
+    public init() {}
+
+    init(delayMilliseconds: Int = 0, jitterMilliseconds: Int = 0, failRate: Double = 0,
+         newItemsEvery: Double = FeedConfiguration().newItemsEvery) {
+        self.delayMilliseconds = delayMilliseconds
+        self.jitterMilliseconds = jitterMilliseconds
+        self.failRate = failRate
+        self.newItemsEvery = newItemsEvery
+    }
+
+    /// The values each knob may take, from the command line and from `PATCH /api/demo` alike.
+    static let delayRange: ClosedRange<Int> = 0...600_000
+    static let failRateRange: ClosedRange<Double> = 0...1
+    static let newItemsEveryRange: ClosedRange<Double> = 0...86_400
 
     /// The per-request knobs, read before any endpoint sees the query; every endpoint under
     /// /api/ takes them.
@@ -19,11 +35,19 @@ struct DemoKnobs: HTTPMiddleware {
     static let failableStatuses: [Int: String] = [
         429: "Too Many Requests", 500: "Internal Server Error", 503: "Service Unavailable",
     ]
+}
+
+/// The knobs as middleware in front of the API. A delayed answer holds no server thread: the
+/// connection is suspended and the request goes on on a Dispatch queue when the time is up. An
+/// injected failure is decided before anything runs, so it never changes anything. Each request
+/// reads the knobs as they are when it arrives.
+struct DemoKnobsMiddleware: HTTPMiddleware {
+    let control: DemoControl
 
     func handle(_ request: HTTPRequest, _ responder: Responder, next: @escaping HTTPHandler) {
-        let plan: Plan
+        let plan: DemoKnobs.Plan
         do {
-            plan = try self.plan(for: request)
+            plan = try control.knobs.plan(for: request)
         } catch {
             return responder.send(error.response)
         }
@@ -40,7 +64,9 @@ struct DemoKnobs: HTTPMiddleware {
             answer()
         }
     }
+}
 
+extension DemoKnobs {
     struct Plan {
         let delayMilliseconds: Int
         let failure: Problem?
@@ -59,7 +85,7 @@ struct DemoKnobs: HTTPMiddleware {
         if let status = failParameter {
             failure = Self.injected(status: status, title: Self.failableStatuses[status]!, reason: "the _fail parameter asked for it")
         } else if failRate > 0, Double.random(in: 0..<1) < failRate {
-            failure = Self.injected(status: 503, title: "Service Unavailable", reason: "--fail-rate is \(failRate)")
+            failure = Self.injected(status: 503, title: "Service Unavailable", reason: "the fail rate is \(failRate)")
         }
         return Plan(delayMilliseconds: delay, failure: failure)
     }
