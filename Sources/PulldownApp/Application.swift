@@ -57,7 +57,11 @@ public final class Application: Sendable {
         let live = LiveEvents(source: feed, settings: .init(
             maxStreams: configuration.maxStreams, heartbeatSeconds: configuration.heartbeatSeconds))
         let demo = DemoControl(configuration.demo)
-        demo.observe { knobs in feed.newItemsEvery = knobs.newItemsEvery }
+        demo.observe { knobs in
+            feed.newItemsEvery = knobs.newItemsEvery
+            // Every open page hears the new knobs; pages that listen only for `items` ignore it.
+            live.broadcast(ServerSentEvents.event("demo", id: nil, data: knobs.json))
+        }
         let handler = Self.handler(feed: feed, tokens: tokens, staticFiles: staticFiles, openAPI: openAPI,
                                    live: live, demo: demo, configuration: configuration)
         var serverConfiguration = configuration.server
