@@ -89,7 +89,8 @@ def test_the_document_is_valid_openapi_3_1(document):
 
 def test_the_document_lists_every_endpoint(document):
     assert set(document["paths"]) == {"/api/items", "/api/items/{id}", "/api/events", "/api/refresh",
-                                      "/api/session", "/api/openapi.json", "/healthz", "/api/demo"}
+                                      "/api/session", "/api/openapi.json", "/healthz", "/api/demo",
+                                      "/api/demo/faults"}
 
 
 def test_every_api_operation_documents_the_demo_knobs(document):
@@ -198,3 +199,12 @@ def test_the_demo_knobs_match_the_document(server, contract):
     patch = {"Content-Type": "application/merge-patch+json"}
     contract.check("/api/demo", "PATCH", call(server, "PATCH", "/api/demo", json={"jitterMs": 3}, headers=patch))
     contract.check("/api/demo", "PATCH", call(server, "PATCH", "/api/demo", json={"jitterMs": -3}, headers=patch))
+
+
+def test_the_demo_faults_match_the_document(server, contract):
+    path = "/api/demo/faults"
+    contract.check(path, "POST", call(server, "POST", path, json={"on": "page", "count": 2}))
+    contract.check(path, "POST", call(server, "POST", path, json={"on": "nowhere"}))
+    contract.check(path, "GET", get(server, path))
+    contract.check(path, "HEAD", call(server, "HEAD", path))
+    contract.check(path, "DELETE", call(server, "DELETE", path))

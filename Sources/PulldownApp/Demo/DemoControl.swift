@@ -1,16 +1,36 @@
 import PulldownHTTP
 import Synchronization
 
-/// The one place the demo knobs live while the server runs: the middleware reads them for each
-/// request, `PATCH /api/demo` changes them, and whoever observes hears of every change.
+/// The one place the demo knobs and the queued faults live while the server runs: the
+/// middleware reads them for each request, `/api/demo` changes them, and whoever observes hears
+/// of every change of the knobs.
 final class DemoControl: Sendable {
     /// The start-up state, which a merge patch's null puts a knob back to.
     let defaults: DemoKnobs
     private let state: Mutex<(knobs: DemoKnobs, observers: [@Sendable (DemoKnobs) -> Void])>
+    private let faults = Mutex(FaultQueue())
 
     init(_ knobs: DemoKnobs) {
         defaults = knobs
         state = Mutex((knobs, []))
+    }
+
+    /// The faults pending, oldest first.
+    var pendingFaults: [FaultQueue.Fault] {
+        faults.withLock { $0.pending }
+    }
+
+    /// Changes the fault queue; answers what is pending after it.
+    func changeFaults(_ change: (inout FaultQueue) -> Void) -> [FaultQueue.Fault] {
+        faults.withLock { queue in
+            change(&queue)
+            return queue.pending
+        }
+    }
+
+    /// The status a request of `target` must fail with, counted off its fault, if one is queued.
+    func takeFault(for target: FaultQueue.Target) -> Int? {
+        faults.withLock { $0.take(for: target) }
     }
 
     var knobs: DemoKnobs {

@@ -9,6 +9,9 @@ struct DemoEndpoints: Sendable {
     func addRoutes(to router: inout Router) {
         router.get("/api/demo") { _ in Self.knobsAnswer(control.knobs) }
         router.add("PATCH", "/api/demo") { request in API.answer { try change(request) } }
+        router.get("/api/demo/faults") { _ in Self.faultsAnswer(control.pendingFaults) }
+        router.post("/api/demo/faults") { request in API.answer { try queueFault(request) } }
+        router.add("DELETE", "/api/demo/faults") { _ in Self.faultsAnswer(control.changeFaults { $0.clear() }) }
     }
 
     // MARK: PATCH /api/demo
@@ -20,9 +23,25 @@ struct DemoEndpoints: Sendable {
         return Self.knobsAnswer(knobs)
     }
 
+    // MARK: /api/demo/faults
+
+    /// Queues one fault; answers 201 with every fault pending.
+    private func queueFault(_ request: HTTPRequest) throws(Problem) -> HTTPResponse {
+        let fault = try FaultQueue.fault(from: JSONBody(request, emptyAllowed: false))
+        return Self.faultsAnswer(control.changeFaults { $0.add(fault) }, status: 201)
+    }
+
     private static func knobsAnswer(_ knobs: DemoKnobs) -> HTTPResponse {
-        var response = HTTPResponse.json(knobs.json)
-        // They change at any time, from anywhere.
+        uncached(HTTPResponse.json(knobs.json))
+    }
+
+    private static func faultsAnswer(_ pending: [FaultQueue.Fault], status: Int = 200) -> HTTPResponse {
+        uncached(HTTPResponse.json(FaultQueue.json(pending), status: status))
+    }
+
+    /// The demo's state changes at any time, from anywhere: never kept.
+    private static func uncached(_ response: HTTPResponse) -> HTTPResponse {
+        var response = response
         response.headers.add("Cache-Control", "no-store")
         return response
     }

@@ -47,7 +47,8 @@ struct DemoKnobsMiddleware: HTTPMiddleware {
     func handle(_ request: HTTPRequest, _ responder: Responder, next: @escaping HTTPHandler) {
         let plan: DemoKnobs.Plan
         do {
-            plan = try control.knobs.plan(for: request)
+            let target = FaultQueue.Target(method: request.method, path: request.path)
+            plan = try control.knobs.plan(for: request, takeFault: { target.flatMap(control.takeFault) })
         } catch {
             return responder.send(error.response)
         }
@@ -72,9 +73,10 @@ extension DemoKnobs {
         let failure: Problem?
     }
 
-    /// Reads `_delay` and `_fail` (the first of each, if repeated), rolls the fail rate; throws
-    /// a 400 naming every bad knob.
-    func plan(for request: HTTPRequest) throws(Problem) -> Plan {
+    /// Reads `_delay` and `_fail` (the first of each, if repeated), then a queued fault (from
+    /// `takeFault`, asked only once the query is valid, so a 400 uses up no fault), then rolls
+    /// the fail rate; throws a 400 naming every bad knob.
+    func plan(for request: HTTPRequest, takeFault: () -> Int? = { nil }) throws(Problem) -> Plan {
         var reader = QueryReader(request.query)
         let delayParameter = reader.integer("_delay", in: 0...Int64(Self.maxDelayMilliseconds), repeatable: true)
         let failParameter = reader.integer("_fail", oneOf: Self.failableStatuses.keys.sorted(), repeatable: true)
@@ -82,7 +84,10 @@ extension DemoKnobs {
         let delay = delayParameter.map(Int.init)
             ?? delayMilliseconds + (jitterMilliseconds > 0 ? Int.random(in: 0...jitterMilliseconds) : 0)
         var failure: Problem?
-        if let status = failParameter {
+        if let status = takeFault() {
+            failure = Self.injected(status: status, title: Self.failableStatuses[status]!,
+                                    reason: "a fault queued with POST /api/demo/faults")
+        } else if let status = failParameter {
             failure = Self.injected(status: status, title: Self.failableStatuses[status]!, reason: "the _fail parameter asked for it")
         } else if failRate > 0, Double.random(in: 0..<1) < failRate {
             failure = Self.injected(status: 503, title: "Service Unavailable", reason: "the fail rate is \(failRate)")

@@ -78,6 +78,22 @@ struct JSONBody {
         }
     }
 
+    /// An optional integer field that must be one of `allowed`.
+    func integer(_ name: String, oneOf allowed: [Int]) -> Result<Int?, Problem.InvalidParam> {
+        let refused = Problem.InvalidParam(name: name, reason: InvalidParameters.Reason.oneOf(allowed))
+        guard case .success(let value) = integer(name, in: Int64.min...Int64.max) else { return .failure(refused) }
+        guard let value else { return .success(nil) }
+        return allowed.contains { Int64($0) == value } ? .success(Int(value)) : .failure(refused)
+    }
+
+    /// An optional string field that must be one of `allowed`.
+    func string(_ name: String, oneOf allowed: [String]) -> Result<String?, Problem.InvalidParam> {
+        let refused = Problem.InvalidParam(name: name, reason: InvalidParameters.Reason.oneOf(allowed))
+        guard case .success(let value) = string(name) else { return .failure(refused) }
+        guard let value else { return .success(nil) }
+        return allowed.contains(value) ? .success(value) : .failure(refused)
+    }
+
     /// An optional number field within `range`; null counts as absent.
     func number(_ name: String, in range: ClosedRange<Double>) -> Result<Double?, Problem.InvalidParam> {
         switch fields[name] {
