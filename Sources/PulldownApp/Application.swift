@@ -109,7 +109,7 @@ public final class Application: Sendable {
         }
         api.addRoutes(to: &router, openAPI: openAPI)
         EventsEndpoint(live: live).addRoute(to: &router)
-        DemoEndpoints(control: demo).addRoutes(to: &router)
+        DemoEndpoints(control: demo, items: DemoItems(feed: feed)).addRoutes(to: &router)
         router.get("/healthz") { _ in api.health() }
         // Without CORS there is nothing to add to an answer, so answers pass through untouched.
         let corsIfEnabled: [any HTTPMiddleware] = cors.isEnabled ? [cors] : []

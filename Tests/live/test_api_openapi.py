@@ -90,7 +90,7 @@ def test_the_document_is_valid_openapi_3_1(document):
 def test_the_document_lists_every_endpoint(document):
     assert set(document["paths"]) == {"/api/items", "/api/items/{id}", "/api/events", "/api/refresh",
                                       "/api/session", "/api/openapi.json", "/healthz", "/api/demo",
-                                      "/api/demo/faults"}
+                                      "/api/demo/faults", "/api/demo/items"}
 
 
 def test_every_api_operation_documents_the_demo_knobs(document):
@@ -208,3 +208,9 @@ def test_the_demo_faults_match_the_document(server, contract):
     contract.check(path, "GET", get(server, path))
     contract.check(path, "HEAD", call(server, "HEAD", path))
     contract.check(path, "DELETE", call(server, "DELETE", path))
+
+
+def test_demo_items_match_the_document(server, contract):
+    path = "/api/demo/items"
+    contract.check(path, "POST", call(server, "POST", path, json={"count": 2}))
+    contract.check(path, "POST", call(server, "POST", path, json={"count": 0}))

@@ -5,6 +5,7 @@ import PulldownHTTP
 /// Its own scope, so the knobs never delay or fail the requests that steer them.
 struct DemoEndpoints: Sendable {
     let control: DemoControl
+    let items: DemoItems
 
     func addRoutes(to router: inout Router) {
         router.get("/api/demo") { _ in Self.knobsAnswer(control.knobs) }
@@ -12,6 +13,7 @@ struct DemoEndpoints: Sendable {
         router.get("/api/demo/faults") { _ in Self.faultsAnswer(control.pendingFaults) }
         router.post("/api/demo/faults") { request in API.answer { try queueFault(request) } }
         router.add("DELETE", "/api/demo/faults") { _ in Self.faultsAnswer(control.changeFaults { $0.clear() }) }
+        router.add("POST", "/api/demo/items", answeringLater: { request, responder in items.add(request, responder) })
     }
 
     // MARK: PATCH /api/demo
