@@ -10,6 +10,9 @@ public final class Application: Sendable {
     private let feed: Feed
     private let live: LiveEvents
     private let maintenance: Maintenance
+    /// The token `/api/demo` needs, for the presenter's URL; nil when it needs none (loopback
+    /// only) or is not served.
+    public let presenterToken: String?
 
     /// Why the application could not start: a message for standard error (exit code 1).
     public struct StartupError: Error, CustomStringConvertible {
@@ -62,8 +65,10 @@ public final class Application: Sendable {
             // Every open page hears the new knobs; pages that listen only for `items` ignore it.
             live.broadcast(ServerSentEvents.event("demo", id: nil, data: knobs.json))
         }
+        let access = configuration.demoAPI
+            ? DemoAccess(host: configuration.server.host, configured: configuration.demoToken) : nil
         let handler = Self.handler(feed: feed, tokens: tokens, staticFiles: staticFiles, openAPI: openAPI,
-                                   live: live, demo: demo, configuration: configuration)
+                                   live: live, demo: demo, demoAccess: access, configuration: configuration)
         var serverConfiguration = configuration.server
         // Streams get their own share of connections, so a full house of them never keeps
         // ordinary requests out.
@@ -77,6 +82,7 @@ public final class Application: Sendable {
         }
         self.feed = feed
         self.live = live
+        self.presenterToken = access?.presenterToken
         self.maintenance = Maintenance(feed: feed, staticFiles: staticFiles, live: live)
     }
 
@@ -94,10 +100,12 @@ public final class Application: Sendable {
     }
 
     /// The server's one router: `/api/` through CORS (when origins are listed) and the demo
-    /// knobs to the API, `/api/demo` (which steers the knobs) through CORS alone; `/healthz`;
-    /// `/` with the newest page in it; everything else is a file of the page.
+    /// knobs to the API, `/api/demo` (which steers the knobs) through CORS and `demoAccess`
+    /// (nil: not served); `/healthz`; `/` with the newest page in it; everything else is a file
+    /// of the page.
     static func handler(feed: Feed, tokens: SessionTokens, staticFiles: StaticFiles, openAPI: HTTPResponse,
-                        live: LiveEvents, demo: DemoControl, configuration: Configuration) -> HTTPHandler {
+                        live: LiveEvents, demo: DemoControl, demoAccess: DemoAccess?,
+                        configuration: Configuration) -> HTTPHandler {
         let api = API(feed: feed, sessions: SessionResolver(tokens: tokens), pageSize: configuration.pageSize,
                       immutablePages: ImmutablePageCache(bytes: configuration.pageCacheBytes))
         let cors = CORS(allowedOrigins: Set(configuration.corsOrigins))
@@ -109,12 +117,14 @@ public final class Application: Sendable {
         }
         api.addRoutes(to: &router, openAPI: openAPI)
         EventsEndpoint(live: live).addRoute(to: &router)
-        DemoEndpoints(control: demo, items: DemoItems(feed: feed)).addRoutes(to: &router)
         router.get("/healthz") { _ in api.health() }
         // Without CORS there is nothing to add to an answer, so answers pass through untouched.
         let corsIfEnabled: [any HTTPMiddleware] = cors.isEnabled ? [cors] : []
         router.scope("/api", middleware: corsIfEnabled + [knobs], notFound: API.notFound)
-        router.scope("/api/demo", middleware: corsIfEnabled, notFound: API.notFound)
+        if let demoAccess {
+            DemoEndpoints(control: demo, items: DemoItems(feed: feed)).addRoutes(to: &router)
+            router.scope("/api/demo", middleware: corsIfEnabled + [demoAccess], notFound: API.notFound)
+        }
         return router.handler
     }
 }

@@ -9,7 +9,7 @@ struct CORS: HTTPMiddleware {
 
     // PATCH and DELETE steer a demo (`/api/demo`).
     static let allowedMethods = "GET, HEAD, POST, PATCH, DELETE"
-    static let allowedHeaders = "Content-Type, X-Session-Id, If-None-Match"
+    static let allowedHeaders = "Content-Type, X-Session-Id, If-None-Match, Authorization"
     static let exposedHeaders = "Link, ETag, Location, Retry-After, X-Session-Id"
 
     var isEnabled: Bool { !allowedOrigins.isEmpty }

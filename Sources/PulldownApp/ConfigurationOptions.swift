@@ -98,6 +98,21 @@ extension ConfigurationParser {
         .integer("--page-cache-mb", "MB",
                  "memory for pages that can never change, kept ready to send (default \(defaults.pageCacheBytes >> 20), 0 for none)",
                  in: 0...65_536) { $0.pageCacheBytes = $1 << 20 },
+        Option("--demo-api", value: "MODE",
+               help: "on: serve the demo control API at /api/demo; off: 404 there (default on)") { config, value throws(UsageError) in
+            switch value {
+            case "on": config.demoAPI = true
+            case "off": config.demoAPI = false
+            default: throw UsageError(description: "--demo-api must be on or off, not \(value)")
+            }
+        },
+        Option("--demo-token", value: "TOKEN",
+               help: "the bearer token /api/demo needs when listening beyond loopback (default: a random one, printed at start)") { config, value throws(UsageError) in
+            guard DemoAccess.isUsableToken(value) else {
+                throw UsageError(description: "--demo-token needs 8 to 200 letters, digits or -._~+/ characters")
+            }
+            config.demoToken = value
+        },
         Option("--quiet", value: nil, help: "no access log") { config, value throws(UsageError) in
             config.server.accessLog = !(try boolean(value, flag: "--quiet"))
         },

@@ -121,8 +121,18 @@ def test_the_documented_methods_are_exactly_the_ones_the_server_allows(server, d
 
 def test_the_session_security_schemes_match_the_cookie_and_header(document):
     schemes = document["components"]["securitySchemes"]
-    assert {(s["in"], s["name"]) for s in schemes.values()} == {("cookie", "pulldown_session"),
-                                                                 ("header", "X-Session-Id")}
+    assert {(s["in"], s["name"]) for s in schemes.values() if s["type"] == "apiKey"} == {
+        ("cookie", "pulldown_session"), ("header", "X-Session-Id")}
+    assert schemes["demoToken"] == {**schemes["demoToken"], "type": "http", "scheme": "bearer"}
+
+
+def test_a_demo_request_without_the_token_matches_the_document(start_server):
+    server = start_server("--host", "0.0.0.0", "--no-qr")
+    server.host = "127.0.0.1"  # listening on every interface, asked over loopback only
+    contract = Contract(get(server, "/api/openapi.json").json())
+    contract.check("/api/demo", "GET", get(server, "/api/demo"))
+    contract.check("/api/demo/faults", "POST", call(server, "POST", "/api/demo/faults", json={"on": "page"}))
+    contract.check("/api/demo/items", "POST", call(server, "POST", "/api/demo/items"))
 
 
 def test_the_problem_schema_is_rfc_9457_with_invalid_params(document):
