@@ -10,6 +10,9 @@ public final class Application: Sendable {
     private let feed: Feed
     private let live: LiveEvents
     private let maintenance: Maintenance
+    /// The token `/api/demo` needs, for the presenter's URL; nil when it needs none (loopback
+    /// only) or is not served.
+    public let presenterToken: String?
 
     /// Why the application could not start: a message for standard error (exit code 1).
     public struct StartupError: Error, CustomStringConvertible {
@@ -28,8 +31,10 @@ public final class Application: Sendable {
         do {
             // A postgres:// URL shares one PostgreSQL database between instances; a pooled
             // connection per server thread, plus one for the maintenance timer.
+            var feedConfiguration = configuration.feed
+            feedConfiguration.newItemsEvery = configuration.demo.newItemsEvery
             opened = try FeedStores.openFeed(configuration.databasePath, connections: configuration.server.threads + 1,
-                                            clock: clock, configuration: configuration.feed)
+                                            clock: clock, configuration: feedConfiguration)
         } catch {
             throw StartupError(description: "\(error)")
         }
@@ -54,8 +59,16 @@ public final class Application: Sendable {
 
         let live = LiveEvents(source: feed, settings: .init(
             maxStreams: configuration.maxStreams, heartbeatSeconds: configuration.heartbeatSeconds))
+        let demo = DemoControl(configuration.demo)
+        demo.observe { knobs in
+            feed.newItemsEvery = knobs.newItemsEvery
+            // Every open page hears the new knobs; pages that listen only for `items` ignore it.
+            live.broadcast(ServerSentEvents.event("demo", id: nil, data: knobs.json))
+        }
+        let access = configuration.demoAPI
+            ? DemoAccess(host: configuration.server.host, configured: configuration.demoToken) : nil
         let handler = Self.handler(feed: feed, tokens: tokens, staticFiles: staticFiles, openAPI: openAPI,
-                                   live: live, configuration: configuration)
+                                   live: live, demo: demo, demoAccess: access, configuration: configuration)
         var serverConfiguration = configuration.server
         // Streams get their own share of connections, so a full house of them never keeps
         // ordinary requests out.
@@ -69,6 +82,7 @@ public final class Application: Sendable {
         }
         self.feed = feed
         self.live = live
+        self.presenterToken = access?.presenterToken
         self.maintenance = Maintenance(feed: feed, staticFiles: staticFiles, live: live)
     }
 
@@ -86,16 +100,16 @@ public final class Application: Sendable {
     }
 
     /// The server's one router: `/api/` through CORS (when origins are listed) and the demo
-    /// knobs to the API; `/healthz`; `/` with the newest page in it; everything else is a file
+    /// knobs to the API, `/api/demo` (which steers the knobs) through CORS and `demoAccess`
+    /// (nil: not served); `/healthz`; `/` with the newest page in it; everything else is a file
     /// of the page.
     static func handler(feed: Feed, tokens: SessionTokens, staticFiles: StaticFiles, openAPI: HTTPResponse,
-                        live: LiveEvents, configuration: Configuration) -> HTTPHandler {
+                        live: LiveEvents, demo: DemoControl, demoAccess: DemoAccess?,
+                        configuration: Configuration) -> HTTPHandler {
         let api = API(feed: feed, sessions: SessionResolver(tokens: tokens), pageSize: configuration.pageSize,
                       immutablePages: ImmutablePageCache(bytes: configuration.pageCacheBytes))
         let cors = CORS(allowedOrigins: Set(configuration.corsOrigins))
-        let knobs = DemoKnobs(delayMilliseconds: configuration.delayMilliseconds,
-                              jitterMilliseconds: configuration.jitterMilliseconds,
-                              failRate: configuration.failRate)
+        let knobs = DemoKnobsMiddleware(control: demo)
         var router = Router(fallback: { request in staticFiles.respond(to: request) })
         let home = HomePage(feed: feed, files: staticFiles, pageSize: configuration.pageSize)
         for path in ["/", "/index.html"] {
@@ -105,8 +119,12 @@ public final class Application: Sendable {
         EventsEndpoint(live: live).addRoute(to: &router)
         router.get("/healthz") { _ in api.health() }
         // Without CORS there is nothing to add to an answer, so answers pass through untouched.
-        let middleware: [any HTTPMiddleware] = cors.isEnabled ? [cors, knobs] : [knobs]
-        router.scope("/api", middleware: middleware, notFound: API.notFound)
+        let corsIfEnabled: [any HTTPMiddleware] = cors.isEnabled ? [cors] : []
+        router.scope("/api", middleware: corsIfEnabled + [knobs], notFound: API.notFound)
+        if let demoAccess {
+            DemoEndpoints(control: demo, items: DemoItems(feed: feed)).addRoutes(to: &router)
+            router.scope("/api/demo", middleware: corsIfEnabled + [demoAccess], notFound: API.notFound)
+        }
         return router.handler
     }
 }

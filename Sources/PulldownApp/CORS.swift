@@ -7,8 +7,9 @@ import PulldownHTTP
 struct CORS: HTTPMiddleware {
     let allowedOrigins: Set<String>
 
-    static let allowedMethods = "GET, HEAD, POST"
-    static let allowedHeaders = "Content-Type, X-Session-Id, If-None-Match"
+    // PATCH and DELETE steer a demo (`/api/demo`).
+    static let allowedMethods = "GET, HEAD, POST, PATCH, DELETE"
+    static let allowedHeaders = "Content-Type, X-Session-Id, If-None-Match, Authorization"
     static let exposedHeaders = "Link, ETag, Location, Retry-After, X-Session-Id"
 
     var isEnabled: Bool { !allowedOrigins.isEmpty }

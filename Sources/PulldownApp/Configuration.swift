@@ -13,9 +13,13 @@ public struct Configuration: Sendable {
     public var seedCount = 50
     /// Items per page when a request gives no limit; 1 to `Feed.maxPageSize`.
     public var pageSize = 10
-    public var delayMilliseconds = 0
-    public var jitterMilliseconds = 0
-    public var failRate: Double = 0
+    /// The demo knobs' start-up state; `PATCH /api/demo` changes them while the server runs.
+    /// Their `newItemsEvery` is the feed's, which `feed.newItemsEvery` only starts with.
+    public var demo = DemoKnobs()
+    /// Whether `/api/demo` is served at all (`--demo-api off` removes it).
+    public var demoAPI = true
+    /// The bearer token `/api/demo` needs when listening beyond loopback; nil makes a random one.
+    public var demoToken: String?
     public var corsOrigins: [String] = []
     /// Server-sent event streams open at once; they come on top of `server.connectionLimit`.
     public var maxStreams = 10_000

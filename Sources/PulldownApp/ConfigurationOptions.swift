@@ -62,16 +62,16 @@ extension ConfigurationParser {
         .integer("--page-size", "N", "items per page when a request gives no limit (default \(defaults.pageSize), 1..\(Feed.maxPageSize))",
                  in: 1...Feed.maxPageSize) { $0.pageSize = $1 },
         .number("--new-items-every", "SECONDS",
-                "a refresh after this long finds 1 to 3 new demo items (default \(format(defaults.feed.newItemsEvery)), 0 turns it off)",
-                in: 0...86_400) { $0.feed.newItemsEvery = $1 },
+                "a refresh after this long finds 1 to 3 new demo items (default \(format(defaults.demo.newItemsEvery)), 0 turns it off)",
+                in: DemoKnobs.newItemsEveryRange) { $0.demo.newItemsEvery = $1 },
         .number("--session-ttl-days", "DAYS", "forget sessions idle this long (default \(format(defaults.feed.sessionTTL / 86_400)))",
                 in: 0.001...36_500) { $0.feed.sessionTTL = $1 * 86_400 },
-        .integer("--delay-ms", "MS", "delay every /api/ answer (default \(defaults.delayMilliseconds))",
-                 in: 0...600_000) { $0.delayMilliseconds = $1 },
-        .integer("--jitter-ms", "MS", "add a random 0..MS to each delay (default \(defaults.jitterMilliseconds))",
-                 in: 0...600_000) { $0.jitterMilliseconds = $1 },
-        .number("--fail-rate", "F", "answer this fraction of /api/ requests with 503 (0..1, default \(format(defaults.failRate)))",
-                in: 0...1) { $0.failRate = $1 },
+        .integer("--delay-ms", "MS", "delay every /api/ answer (default \(defaults.demo.delayMilliseconds))",
+                 in: DemoKnobs.delayRange) { $0.demo.delayMilliseconds = $1 },
+        .integer("--jitter-ms", "MS", "add a random 0..MS to each delay (default \(defaults.demo.jitterMilliseconds))",
+                 in: DemoKnobs.delayRange) { $0.demo.jitterMilliseconds = $1 },
+        .number("--fail-rate", "F", "answer this fraction of /api/ requests with 503 (0..1, default \(format(defaults.demo.failRate)))",
+                in: DemoKnobs.failRateRange) { $0.demo.failRate = $1 },
         Option("--cors-origin", value: "ORIGIN",
                help: "allow this origin to call the API with credentials (repeatable; comma-separated in the variable)") { config, value throws(UsageError) in
             for origin in value.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !origin.isEmpty {
@@ -98,6 +98,21 @@ extension ConfigurationParser {
         .integer("--page-cache-mb", "MB",
                  "memory for pages that can never change, kept ready to send (default \(defaults.pageCacheBytes >> 20), 0 for none)",
                  in: 0...65_536) { $0.pageCacheBytes = $1 << 20 },
+        Option("--demo-api", value: "MODE",
+               help: "on: serve the demo control API at /api/demo; off: 404 there (default on)") { config, value throws(UsageError) in
+            switch value {
+            case "on": config.demoAPI = true
+            case "off": config.demoAPI = false
+            default: throw UsageError(description: "--demo-api must be on or off, not \(value)")
+            }
+        },
+        Option("--demo-token", value: "TOKEN",
+               help: "the bearer token /api/demo needs when listening beyond loopback (default: a random one, printed at start)") { config, value throws(UsageError) in
+            guard DemoAccess.isUsableToken(value) else {
+                throw UsageError(description: "--demo-token needs 8 to 200 letters, digits or -._~+/ characters")
+            }
+            config.demoToken = value
+        },
         Option("--quiet", value: nil, help: "no access log") { config, value throws(UsageError) in
             config.server.accessLog = !(try boolean(value, flag: "--quiet"))
         },

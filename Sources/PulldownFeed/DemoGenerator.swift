@@ -1,9 +1,24 @@
 import Foundation
+import Synchronization
 
 /// Makes up new demo items on refresh, so a pull finds something new now and then.
 struct DemoGenerator: Sendable {
-    /// Seconds between generated items; 0 turns the generator off.
-    let interval: TimeInterval
+    /// Seconds between generated items; 0 turns the generator off. It can change while the
+    /// server runs (`Feed.newItemsEvery`): every copy of the generator reads the same one.
+    var interval: TimeInterval {
+        get { sharedInterval.value.withLock { $0 } }
+        nonmutating set { sharedInterval.value.withLock { $0 = newValue } }
+    }
+    private let sharedInterval: SharedInterval
+
+    private final class SharedInterval: Sendable {
+        let value: Mutex<TimeInterval>
+        init(_ value: TimeInterval) { self.value = Mutex(value) }
+    }
+
+    init(interval: TimeInterval) {
+        sharedInterval = SharedInterval(interval)
+    }
 
     /// Inserts 1 to 3 demo items if `interval` seconds have passed since the last item time.
     ///
@@ -11,6 +26,7 @@ struct DemoGenerator: Sendable {
     /// `Feed.generateDueItems()`): nothing is generated while nobody pulls or listens, so the
     /// store cannot grow without bound. Returns the largest new id, if any.
     func generateIfDue(now: Date, in store: any FeedStoreWriting) throws -> Int64? {
+        let interval = self.interval
         guard interval > 0 else { return nil }
         let nowSeconds = now.timeIntervalSince1970
         guard let last = try store.metaDouble(MetaKey.lastItemTime) else {

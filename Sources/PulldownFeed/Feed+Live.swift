@@ -18,9 +18,18 @@ extension Feed {
         inserts.observers.add(handler)
     }
 
+    /// Seconds between generated demo items, 0 for none: `FeedConfiguration.newItemsEvery` at
+    /// start, changed at any time (the demo control API does).
+    public var newItemsEvery: TimeInterval {
+        get { generator.interval }
+        set { generator.interval = newValue }
+    }
+
     /// Adds 1 to 3 demo items if `newItemsEvery` has passed since the last item, as a refresh
     /// would; `DemoGeneratorTimer` calls it while a stream is open.
     func generateDueItems() throws {
+        // Off: not even a write transaction.
+        guard generator.interval > 0 else { return }
         let now = clock.now()
         if let newest = try store.write({ try generator.generateIfDue(now: now, in: $0) }) {
             inserts.inserted(upTo: newest)

@@ -27,6 +27,13 @@ public struct JSONWriter: Sendable {
     public mutating func string(_ value: String) { separate(); appendQuoted(value); needsComma = true }
     public mutating func integer<I: BinaryInteger>(_ value: I) { separate(); bytes.append(contentsOf: String(value).utf8); needsComma = true }
     public mutating func bool(_ value: Bool) { separate(); bytes.append(contentsOf: (value ? "true" : "false").utf8); needsComma = true }
+    /// A finite number: whole values without a fraction (5, not 5.0), others as Swift prints
+    /// them shortest (0.25), which JSON reads back exactly.
+    public mutating func number(_ value: Double) {
+        precondition(value.isFinite, "JSON has no infinities or NaN")
+        if let whole = Int64(exactly: value) { return integer(whole) }
+        separate(); bytes.append(contentsOf: value.description.utf8); needsComma = true
+    }
     public mutating func null() { separate(); bytes.append(contentsOf: "null".utf8); needsComma = true }
 
     private mutating func separate() {

@@ -44,7 +44,8 @@ FileHandle.standardOutput.write(Data("Listening on http://\(shownHost):\(applica
 let host = configuration.server.host
 let banner = StartupBanner.lines(host: host, port: application.port,
                                  interfaceAddresses: StartupBanner.interfaceAddresses(forHost: host),
-                                 qrCode: configuration.qrCode, isTerminal: isatty(STDOUT_FILENO) == 1)
+                                 qrCode: configuration.qrCode, isTerminal: isatty(STDOUT_FILENO) == 1,
+                                 presenterToken: application.presenterToken)
 if !banner.isEmpty { FileHandle.standardOutput.write(Data((banner.joined(separator: "\n") + "\n").utf8)) }
 
 var received: Int32 = 0

@@ -17,6 +17,19 @@ final class DemoKnobsTests: XCTestCase {
         }
     }
 
+    func testAQueuedFaultFailsTheRequestWithRetryAfterWhereItApplies() throws {
+        let plan = try DemoKnobs().plan(for: request("/api/items?_fail=500"), takeFault: { 429 })
+        XCTAssertEqual(plan.failure?.status, 429)
+        XCTAssertEqual(plan.failure?.headers["Retry-After"], "1")
+        XCTAssertNil(try DemoKnobs().plan(for: request("/api/items"), takeFault: { 500 }).failure?.headers["Retry-After"])
+    }
+
+    func testARefusedQueryUsesUpNoFault() {
+        var asked = false
+        XCTAssertThrowsError(try DemoKnobs().plan(for: request("/api/items?_delay=x"), takeFault: { asked = true; return 503 }))
+        XCTAssertFalse(asked)
+    }
+
     func testNoKnobsMeansNoDelayAndNoFailure() throws {
         let plan = try DemoKnobs().plan(for: request("/api/items"))
         XCTAssertEqual(plan.delayMilliseconds, 0)

@@ -199,6 +199,27 @@ final class LiveEventsTests: XCTestCase {
         XCTAssertEqual(second.events.map(\.items), [[2]])
     }
 
+    func testABroadcastGoesToEveryOpenStreamInOrderWithoutAnIDAndTheItemsGoOnAsBefore() {
+        let source = FakeSource(count: 5)
+        let live = hub(source)
+        let sinks = [RecordingSink(), RecordingSink()]
+        for sink in sinks { XCTAssertTrue(live.add(sink, after: nil)) }
+        live.sync {}
+        live.broadcast(ServerSentEvents.event("demo", id: nil, data: Array(#"{"delayMs":1}"#.utf8)))
+        live.broadcast(ServerSentEvents.event("demo", id: nil, data: Array(#"{"delayMs":2}"#.utf8)))
+        source.insert(1)
+        live.sync {}
+        for sink in sinks {
+            XCTAssertEqual(sink.chunks.filter { $0.hasPrefix("event: demo\n") },
+                           ["event: demo\ndata: {\"delayMs\":1}\n\n", "event: demo\ndata: {\"delayMs\":2}\n\n"])
+            XCTAssertEqual(sink.events.map(\.id), [6])
+        }
+        let late = RecordingSink()
+        XCTAssertTrue(live.add(late, after: nil))
+        live.sync {}
+        XCTAssertEqual(late.chunks, ["retry: 1000\n\n"], "a stream that joins later hears only later changes")
+    }
+
     func testWithNobodyListeningInsertsAreNotRead() {
         let source = FakeSource(count: 2)
         let live = hub(source)

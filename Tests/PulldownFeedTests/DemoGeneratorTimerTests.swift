@@ -20,6 +20,21 @@ final class DemoGeneratorTimerTests: XCTestCase {
         XCTAssertGreaterThan(try XCTUnwrap(feed.newestID()), 3)
     }
 
+    func testTurnedOnWhileRunningItStartsAdding() throws {
+        let clock = ManualClock(testNow)
+        let feed = try makeFeed(clock: clock, newItemsEvery: 0)
+        XCTAssertEqual(try feed.seedIfEmpty(count: 3), 3)
+        let timer = DemoGeneratorTimer(feed: feed, whileWatched: { true }, onError: { XCTFail("\($0)") })
+        defer { timer.cancel() }
+        let inserted = expectation(description: "a generated insert")
+        inserted.assertForOverFulfill = false
+        feed.observeInserts { _ in inserted.fulfill() }
+        clock.advance(by: 3600)
+        feed.newItemsEvery = 1
+        wait(for: [inserted], timeout: 30)
+        XCTAssertGreaterThan(try XCTUnwrap(feed.newestID()), 3)
+    }
+
     func testUnwatchedItAddsNothingHoweverLongItHasBeen() throws {
         let clock = ManualClock(testNow)
         let feed = try makeFeed(clock: clock, newItemsEvery: 1)

@@ -62,6 +62,9 @@ def run_binary(*args, env=None):
     (["--no-such-flag"], {}, "--no-such-flag"),
     (["--cors-origin", "*"], {}, "--cors-origin"),
     ([], {"PULLDOWN_PAGE_SIZE": "abc"}, "PULLDOWN_PAGE_SIZE"),
+    (["--demo-api", "maybe"], {}, "--demo-api"),
+    (["--demo-token", "short"], {}, "--demo-token"),
+    ([], {"PULLDOWN_DEMO_TOKEN": "has space in it"}, "PULLDOWN_DEMO_TOKEN"),
 ])
 def test_a_bad_command_line_exits_2_with_a_message_naming_the_option(args, env, mention):
     result = run_binary(*args, env=env)

@@ -89,7 +89,8 @@ def test_the_document_is_valid_openapi_3_1(document):
 
 def test_the_document_lists_every_endpoint(document):
     assert set(document["paths"]) == {"/api/items", "/api/items/{id}", "/api/events", "/api/refresh",
-                                      "/api/session", "/api/openapi.json", "/healthz"}
+                                      "/api/session", "/api/openapi.json", "/healthz", "/api/demo",
+                                      "/api/demo/faults", "/api/demo/items"}
 
 
 def test_every_api_operation_documents_the_demo_knobs(document):
@@ -99,7 +100,10 @@ def test_every_api_operation_documents_the_demo_knobs(document):
                 continue
             names = {parameter["$ref"].rsplit("/", 1)[-1] if "$ref" in parameter else parameter["name"]
                      for parameter in item[method].get("parameters", [])}
-            if path.startswith("/api/"):
+            if path.startswith("/api/demo"):
+                # The demo API steers the knobs and is never steered by them.
+                assert not {"delay", "fail"} & names, (path, method)
+            elif path.startswith("/api/"):
                 assert {"delay", "fail"} <= names, (path, method)
                 assert {"400", "429", "500", "503"} <= set(item[method]["responses"]), (path, method)
             else:
@@ -109,15 +113,26 @@ def test_every_api_operation_documents_the_demo_knobs(document):
 def test_the_documented_methods_are_exactly_the_ones_the_server_allows(server, document):
     for path, item in document["paths"].items():
         documented = sorted(method.upper() for method in METHODS if method in item)
-        reply = call(server, "PATCH", path.replace("{id}", "1"))
+        unlisted = next(method for method in ["PATCH", "PUT"] if method.lower() not in item)
+        reply = call(server, unlisted, path.replace("{id}", "1"))
         assert reply.status == 405
         assert sorted(m.strip() for m in reply.header("Allow").split(",")) == documented, path
 
 
 def test_the_session_security_schemes_match_the_cookie_and_header(document):
     schemes = document["components"]["securitySchemes"]
-    assert {(s["in"], s["name"]) for s in schemes.values()} == {("cookie", "pulldown_session"),
-                                                                 ("header", "X-Session-Id")}
+    assert {(s["in"], s["name"]) for s in schemes.values() if s["type"] == "apiKey"} == {
+        ("cookie", "pulldown_session"), ("header", "X-Session-Id")}
+    assert schemes["demoToken"] == {**schemes["demoToken"], "type": "http", "scheme": "bearer"}
+
+
+def test_a_demo_request_without_the_token_matches_the_document(start_server):
+    server = start_server("--host", "0.0.0.0", "--no-qr")
+    server.host = "127.0.0.1"  # listening on every interface, asked over loopback only
+    contract = Contract(get(server, "/api/openapi.json").json())
+    contract.check("/api/demo", "GET", get(server, "/api/demo"))
+    contract.check("/api/demo/faults", "POST", call(server, "POST", "/api/demo/faults", json={"on": "page"}))
+    contract.check("/api/demo/items", "POST", call(server, "POST", "/api/demo/items"))
 
 
 def test_the_problem_schema_is_rfc_9457_with_invalid_params(document):
@@ -186,3 +201,26 @@ def test_health_matches_the_document(server, contract):
     contract.check("/healthz", "GET", get(server, "/healthz"))
     contract.check("/healthz", "HEAD", call(server, "HEAD", "/healthz"))
     contract.check("/api/openapi.json", "GET", get(server, "/api/openapi.json"))
+
+
+def test_the_demo_knobs_match_the_document(server, contract):
+    contract.check("/api/demo", "GET", get(server, "/api/demo"))
+    contract.check("/api/demo", "HEAD", call(server, "HEAD", "/api/demo"))
+    patch = {"Content-Type": "application/merge-patch+json"}
+    contract.check("/api/demo", "PATCH", call(server, "PATCH", "/api/demo", json={"jitterMs": 3}, headers=patch))
+    contract.check("/api/demo", "PATCH", call(server, "PATCH", "/api/demo", json={"jitterMs": -3}, headers=patch))
+
+
+def test_the_demo_faults_match_the_document(server, contract):
+    path = "/api/demo/faults"
+    contract.check(path, "POST", call(server, "POST", path, json={"on": "page", "count": 2}))
+    contract.check(path, "POST", call(server, "POST", path, json={"on": "nowhere"}))
+    contract.check(path, "GET", get(server, path))
+    contract.check(path, "HEAD", call(server, "HEAD", path))
+    contract.check(path, "DELETE", call(server, "DELETE", path))
+
+
+def test_demo_items_match_the_document(server, contract):
+    path = "/api/demo/items"
+    contract.check(path, "POST", call(server, "POST", path, json={"count": 2}))
+    contract.check(path, "POST", call(server, "POST", path, json={"count": 0}))

@@ -55,7 +55,13 @@ def documented_combination(case):
 
 OPERATIONS = [("GET", "/api/items"), ("HEAD", "/api/items"), ("POST", "/api/items"), ("GET", "/api/items/{id}"),
               ("HEAD", "/api/items/{id}"), ("POST", "/api/refresh"), ("GET", "/api/session"),
-              ("GET", "/api/openapi.json"), ("GET", "/healthz")]
+              ("GET", "/api/openapi.json"), ("GET", "/healthz"),
+              ("GET", "/api/demo"), ("HEAD", "/api/demo"), ("PATCH", "/api/demo"),
+              ("GET", "/api/demo/faults"), ("HEAD", "/api/demo/faults"), ("POST", "/api/demo/faults"),
+              ("DELETE", "/api/demo/faults"), ("POST", "/api/demo/items")]
+# Every knob back to its start-up value and no fault pending, so a generated patch (a ten-minute
+# delay, a fail rate of 1) or fault holds for its own case only.
+RESET_KNOBS = {"delayMs": None, "jitterMs": None, "failRate": None, "newItemsEvery": None}
 
 
 @pytest.mark.parametrize("method,path", OPERATIONS, ids=[f"{m} {p}" for m, p in OPERATIONS])
@@ -70,7 +76,13 @@ def test_generated_requests_get_no_server_error_and_answers_match_the_document(a
               suppress_health_check=list(HealthCheck))
     @given(case=operation.as_strategy().filter(documented_combination))
     def check(case):
-        case.call_and_validate(base_url=server.url, timeout=10)
+        try:
+            case.call_and_validate(base_url=server.url, timeout=10)
+        finally:
+            if path == "/api/demo":
+                assert http_json(server, "PATCH", "/api/demo", RESET_KNOBS)[0] == 200
+            if path == "/api/demo/faults":
+                assert http_json(server, "DELETE", "/api/demo/faults")[0] == 200
 
     check()
     assert healthy(server)

@@ -34,9 +34,14 @@ struct InvalidParameters {
         static func integer(in range: ClosedRange<Int64>) -> String {
             "must be an integer from \(range.lowerBound) to \(range.upperBound)"
         }
+        static func number(in range: ClosedRange<Double>) -> String {
+            "must be a number from \(ConfigurationParser.format(range.lowerBound)) to \(ConfigurationParser.format(range.upperBound))"
+        }
         static func oneOf(_ values: [Int]) -> String {
-            let listed = values.map(String.init)
-            return "must be " + listed.dropLast().joined(separator: ", ") + " or " + listed.last!
+            oneOf(values.map(String.init))
+        }
+        static func oneOf(_ listed: [String]) -> String {
+            "must be " + listed.dropLast().joined(separator: ", ") + " or " + listed.last!
         }
         static let repeated = "must be given at most once"
         static let required = "is required"

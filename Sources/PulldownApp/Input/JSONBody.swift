@@ -78,6 +78,37 @@ struct JSONBody {
         }
     }
 
+    /// An optional integer field that must be one of `allowed`.
+    func integer(_ name: String, oneOf allowed: [Int]) -> Result<Int?, Problem.InvalidParam> {
+        let refused = Problem.InvalidParam(name: name, reason: InvalidParameters.Reason.oneOf(allowed))
+        guard case .success(let value) = integer(name, in: Int64.min...Int64.max) else { return .failure(refused) }
+        guard let value else { return .success(nil) }
+        return allowed.contains { Int64($0) == value } ? .success(Int(value)) : .failure(refused)
+    }
+
+    /// An optional string field that must be one of `allowed`.
+    func string(_ name: String, oneOf allowed: [String]) -> Result<String?, Problem.InvalidParam> {
+        let refused = Problem.InvalidParam(name: name, reason: InvalidParameters.Reason.oneOf(allowed))
+        guard case .success(let value) = string(name) else { return .failure(refused) }
+        guard let value else { return .success(nil) }
+        return allowed.contains(value) ? .success(value) : .failure(refused)
+    }
+
+    /// An optional number field within `range`; null counts as absent.
+    func number(_ name: String, in range: ClosedRange<Double>) -> Result<Double?, Problem.InvalidParam> {
+        switch fields[name] {
+        case nil, .null?: return .success(nil)
+        case .integer(let value)? where range.contains(Double(value)): return .success(Double(value))
+        case .real(let value)? where range.contains(value): return .success(value)
+        default: return .failure(.init(name: name, reason: InvalidParameters.Reason.number(in: range)))
+        }
+    }
+
+    /// Whether the field is there with the value null (a merge patch's "back to the default").
+    func isNull(_ name: String) -> Bool {
+        fields[name] == .null
+    }
+
     /// An optional string field.
     func string(_ name: String) -> Result<String?, Problem.InvalidParam> {
         switch fields[name] {

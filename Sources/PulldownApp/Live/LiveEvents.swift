@@ -44,9 +44,7 @@ final class LiveEvents: Sendable {
         self.waker = waker
         let ping = ServerSentEvents.comment("ping")
         heartbeat = RepeatingTimer(every: max(0.05, settings.heartbeatSeconds), on: queue) {
-            let sinks = roster.access { $0.sinks }
-            for sink in sinks { sink.enqueue(ping) }
-            waker.wake(sinks)
+            Self.sendToEveryStream(ping, roster: roster, waker: waker)
         }
         source.observeInserts { [weak self] newest in
             guard let self else { return }
@@ -77,6 +75,12 @@ final class LiveEvents: Sendable {
         return true
     }
 
+    /// Sends `event` to every stream open now, in the order of the calls (the demo knobs'
+    /// changes). A stream that joins later does not get it.
+    func broadcast(_ event: [UInt8]) {
+        queue.async { Self.sendToEveryStream(event, roster: self.roster, waker: self.waker) }
+    }
+
     /// Runs `body` on the queue after everything queued before it (tests wait on this).
     func sync<R>(_ body: () -> R) -> R {
         queue.sync(execute: body)
@@ -88,6 +92,12 @@ final class LiveEvents: Sendable {
     }
 
     // MARK: On the queue (each checks it: `roster.access`)
+
+    private static func sendToEveryStream(_ event: [UInt8], roster: QueueConfined<LiveRoster>, waker: PacedWaker) {
+        let sinks = roster.access { $0.sinks }
+        for sink in sinks { sink.enqueue(event) }
+        waker.wake(sinks)
+    }
 
     private func join(_ sink: any EventSink, after cursor: Int64?) {
         guard case .catchUp(let position) = roster.access({ $0.arrive(sink, cursor: cursor) }) else { return }

@@ -12,9 +12,11 @@ enum ServerSentEvents {
     }
 
     /// One event. `id` becomes the stream's last event id, which EventSource sends back as
-    /// `Last-Event-ID` when it reconnects. `data` must be one line (JSON written by JSONWriter is).
-    static func event(_ name: String, id: Int64, data: [UInt8]) -> [UInt8] {
-        var bytes = Array("event: \(name)\nid: \(id)\ndata: ".utf8)
+    /// `Last-Event-ID` when it reconnects; an event without one leaves it as it was (the demo
+    /// knobs' events, which are no position in the feed). `data` must be one line (JSON written
+    /// by JSONWriter is).
+    static func event(_ name: String, id: Int64?, data: [UInt8]) -> [UInt8] {
+        var bytes = Array("event: \(name)\n\(id.map { "id: \($0)\n" } ?? "")data: ".utf8)
         bytes.reserveCapacity(bytes.count + data.count + 2)
         bytes.append(contentsOf: data)
         bytes.append(contentsOf: [UInt8(ascii: "\n"), UInt8(ascii: "\n")])

@@ -1,0 +1,89 @@
+import PulldownHTTP
+import Synchronization
+import XCTest
+@testable import PulldownApp
+
+/// The knobs changed by a JSON merge patch, and held in one place while the server runs.
+final class DemoKnobsPatchTests: XCTestCase {
+    private let start = DemoKnobs(delayMilliseconds: 100, jitterMilliseconds: 10, failRate: 0.5, newItemsEvery: 5)
+
+    private func patch(_ text: String) throws(Problem) -> JSONBody {
+        let request = HTTPRequest(method: "PATCH", rawTarget: "/api/demo",
+                                  headers: HTTPHeaders([("Content-Type", "application/merge-patch+json")]),
+                                  body: Array(text.utf8))!
+        return try JSONBody(request, emptyAllowed: false)
+    }
+
+    private func refusal(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> [String] {
+        do {
+            _ = try start.merging(patch(text), defaults: DemoKnobs())
+            XCTFail("expected a 400 for \(text)", file: file, line: line)
+            return []
+        } catch {
+            XCTAssertEqual(error.status, 400, file: file, line: line)
+            return error.invalidParams.map(\.name).sorted()
+        }
+    }
+
+    func testAFieldGivenSetsThatKnobAndTheOthersStay() throws {
+        let merged = try start.merging(patch(#"{"delayMs": 1500, "failRate": 1}"#), defaults: DemoKnobs())
+        XCTAssertEqual(merged, DemoKnobs(delayMilliseconds: 1500, jitterMilliseconds: 10, failRate: 1, newItemsEvery: 5))
+    }
+
+    func testAnEmptyPatchChangesNothing() throws {
+        XCTAssertEqual(try start.merging(patch("{}"), defaults: DemoKnobs()), start)
+    }
+
+    func testNullPutsAKnobBackToItsStartUpValue() throws {
+        let defaults = DemoKnobs(delayMilliseconds: 7, jitterMilliseconds: 8, failRate: 0.25, newItemsEvery: 2)
+        let merged = try start.merging(patch(#"{"delayMs": null, "newItemsEvery": null}"#), defaults: defaults)
+        XCTAssertEqual(merged, DemoKnobs(delayMilliseconds: 7, jitterMilliseconds: 10, failRate: 0.5, newItemsEvery: 2))
+    }
+
+    func testEveryBadOrUnknownFieldIsNamed() {
+        XCTAssertEqual(refusal(#"{"delayMs": -1, "jitterMs": "5", "failRate": 1.5, "newItemsEvery": 86401, "speed": 3}"#),
+                       ["delayMs", "failRate", "jitterMs", "newItemsEvery", "speed"])
+        XCTAssertEqual(refusal(#"{"delayMs": 600001}"#), ["delayMs"])
+        XCTAssertEqual(refusal(#"{"delayMs": 1.5}"#), ["delayMs"])
+        XCTAssertEqual(refusal(#"{"failRate": true}"#), ["failRate"])
+        XCTAssertEqual(refusal(#"{"newItemsEvery": [1]}"#), ["newItemsEvery"])
+    }
+
+    func testTheLimitsAreAccepted() throws {
+        let merged = try start.merging(patch(#"{"delayMs": 600000, "jitterMs": 0, "failRate": 0, "newItemsEvery": 86400}"#),
+                                       defaults: DemoKnobs())
+        XCTAssertEqual(merged, DemoKnobs(delayMilliseconds: 600_000, jitterMilliseconds: 0, failRate: 0, newItemsEvery: 86_400))
+    }
+
+    func testJSONNamesEveryKnob() throws {
+        let text = String(decoding: DemoKnobs(delayMilliseconds: 250, jitterMilliseconds: 0, failRate: 0.25,
+                                              newItemsEvery: 1.5).json, as: UTF8.self)
+        XCTAssertEqual(text, #"{"delayMs":250,"jitterMs":0,"failRate":0.25,"newItemsEvery":1.5}"#)
+    }
+
+    func testAControlChangesAsOneStepAndTellsItsObserversInOrder() throws {
+        let control = DemoControl(start)
+        let heard = HeardKnobs()
+        control.observe { heard.append($0.delayMilliseconds) }
+        XCTAssertEqual(try control.update { knobs in var knobs = knobs; knobs.delayMilliseconds = 1; return knobs }.delayMilliseconds, 1)
+        XCTAssertEqual(try control.update { knobs in var knobs = knobs; knobs.delayMilliseconds = 2; return knobs }.delayMilliseconds, 2)
+        XCTAssertEqual(control.knobs.delayMilliseconds, 2)
+        XCTAssertEqual(heard.values, [1, 2])
+        XCTAssertEqual(control.defaults, start)
+    }
+
+    func testARefusedChangeChangesNothingAndTellsNobody() throws {
+        let control = DemoControl(start)
+        let heard = HeardKnobs()
+        control.observe { heard.append($0.delayMilliseconds) }
+        XCTAssertThrowsError(try control.update { knobs throws(Problem) in try knobs.merging(patch(#"{"delayMs": 5, "x": 1}"#), defaults: start) })
+        XCTAssertEqual(control.knobs, start)
+        XCTAssertEqual(heard.values, [])
+    }
+}
+
+private final class HeardKnobs: Sendable {
+    private let heard = Mutex<[Int]>([])
+    var values: [Int] { heard.withLock { $0 } }
+    func append(_ value: Int) { heard.withLock { $0.append(value) } }
+}
