@@ -19,6 +19,7 @@ final class PostgresPagingTests: PagingTests {
     override func testNewestIDAndRevisionOnlyGrow() throws { try super.testNewestIDAndRevisionOnlyGrow() }
     override func testIDsAreNeverReusedAfterTheNewestRowIsDeleted() throws { try super.testIDsAreNeverReusedAfterTheNewestRowIsDeleted() }
     override func testAddedItemReadsBackUnchangedWithWholeSecondUTCTime() throws { try super.testAddedItemReadsBackUnchangedWithWholeSecondUTCTime() }
+    override func testOwnFieldsOfAnAddedItemReadBackAsGiven() throws { try super.testOwnFieldsOfAnAddedItemReadBackAsGiven() }
 }
 
 final class PostgresRefreshTests: RefreshTests {

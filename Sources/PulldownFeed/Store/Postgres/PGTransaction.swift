@@ -60,14 +60,14 @@ final class PGTransaction: FeedStoreWriting, KeysetItemReading {
             for index in 0..<count {
                 let draft = make(index)
                 try connection.query("""
-                    INSERT INTO items(id, title, body, author, created_at)
-                    VALUES ($1::bigint, $2::text, $3::text, $4::text, $5::bigint)
+                    INSERT INTO items(id, title, body, author, created_at, user_fields)
+                    VALUES ($1::bigint, $2::text, $3::text, $4::text, $5::bigint, $6::text)
                     """, [.int(first + Int64(index)), .text(draft.title), .text(draft.body), .text(draft.author),
-                          .int(draft.createdAt)])
+                          .int(draft.createdAt), .text(draft.userFields)])
             }
         } else {
             // A seed: one COPY instead of a round trip per row.
-            try connection.copyIn("COPY items(id, title, body, author, created_at) FROM STDIN", rows: count) { index, buffer in
+            try connection.copyIn("COPY items(id, title, body, author, created_at, user_fields) FROM STDIN", rows: count) { index, buffer in
                 let draft = make(index)
                 buffer += Array(String(first + Int64(index)).utf8)
                 buffer.append(9)
@@ -78,6 +78,8 @@ final class PGTransaction: FeedStoreWriting, KeysetItemReading {
                 PGConnection.appendCopyText(draft.author, to: &buffer)
                 buffer.append(9)
                 buffer += Array(String(draft.createdAt).utf8)
+                buffer.append(9)
+                PGConnection.appendCopyText(draft.userFields, to: &buffer)
                 buffer.append(10)
             }
         }

@@ -38,11 +38,12 @@ struct SQLiteTransaction: FeedStoreWriting, KeysetItemReading {
         var lastID: Int64?
         for index in 0..<count {
             let draft = make(index)
-            lastID = try connection.withStatement("INSERT INTO items(title, body, author, created_at) VALUES (?1, ?2, ?3, ?4)") { statement in
+            lastID = try connection.withStatement("INSERT INTO items(title, body, author, created_at, user_fields) VALUES (?1, ?2, ?3, ?4, ?5)") { statement in
                 try statement.bind(1, draft.title)
                 try statement.bind(2, draft.body)
                 try statement.bind(3, draft.author)
                 try statement.bind(4, draft.createdAt)
+                try statement.bind(5, draft.userFields)
                 try statement.step()
                 return connection.lastInsertRowID
             }
