@@ -103,6 +103,7 @@ public final class Application: Sendable {
         }
         api.addRoutes(to: &router, openAPI: openAPI)
         EventsEndpoint(live: live).addRoute(to: &router)
+        PictureRoutes().addRoutes(to: &router)
         router.get("/healthz") { _ in api.health() }
         // Without CORS there is nothing to add to an answer, so answers pass through untouched.
         let middleware: [any HTTPMiddleware] = cors.isEnabled ? [cors, knobs] : [knobs]

@@ -25,8 +25,7 @@ extension Feed {
             let lastID = try store.insertItems(count: count) { index in
                 let remaining = Int64(count - 1 - index)
                 let createdAt = end - remaining * (end - start) / steps
-                let text = DemoContent.text(number: Int64(index + 1))
-                return ItemDraft(title: text.title, body: text.body, author: text.author, createdAt: createdAt)
+                return DemoContent.draft(number: Int64(index + 1), createdAt: createdAt)
             }
             // Seeding counts as the latest item time: the generator waits a full interval from here.
             try store.setMeta(MetaKey.lastItemTime, double: now.timeIntervalSince1970)
