@@ -44,7 +44,13 @@ public final class Application: Sendable {
             throw StartupError(description: "the OpenAPI document is missing from the program's resources")
         }
         do {
-            _ = try feed.seedIfEmpty(count: configuration.seedCount)
+            let seeded = try feed.seedIfEmpty(count: configuration.seedCount)
+            if configuration.seedCount > 0 && seeded == 0 {
+                // A seed fills an empty store only: say so rather than leave a user wondering.
+                let held = try feed.itemCount()
+                FileHandle.standardError.write(Data(("pulldown: the store already holds \(held) item\(held == 1 ? "" : "s"); "
+                                                     + "--seed \(configuration.seedCount) was not applied\n").utf8))
+            }
             try feed.expireIdleSessions()
         } catch {
             // The store's error names the database itself, with any password masked; the --db

@@ -37,4 +37,9 @@ extension Feed {
         if count >= 10_000 { compactStorage() }
         return count
     }
+
+    /// How many items the feed holds: a scan, for what is said at start, not for requests.
+    public func itemCount() throws -> Int64 {
+        try store.read { try $0.itemCount() }
+    }
 }

@@ -49,6 +49,7 @@ class SeedingTests: FeedStoreTestCase {
         _ = try feed.addItem(NewItem(title: "Already here", body: "", author: nil))
         XCTAssertEqual(try feed.seedIfEmpty(count: 10), 0)
         XCTAssertEqual(try feed.newestID(), 1)
+        XCTAssertEqual(try feed.itemCount(), 1)
         XCTAssertEqual(try feed.seedIfEmpty(count: 0), 0)
     }
 

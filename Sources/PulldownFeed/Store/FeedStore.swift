@@ -45,6 +45,8 @@ protocol FeedStoreReading {
     func oldestItems(after cursor: Int64, limit: Int) throws -> [Item]
     /// The largest stored item id, nil when there are no items.
     func maxItemID() throws -> Int64?
+    /// How many items are stored (a scan: for start-up messages, not for requests).
+    func itemCount() throws -> Int64
     /// The stored session, nil when it never refreshed (or expired).
     func session(_ id: SessionID) throws -> SessionRecord?
     /// The number kept under `key` in the small key/value table (keys: `MetaKey`), nil when none.

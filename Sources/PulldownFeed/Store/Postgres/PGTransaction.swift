@@ -48,6 +48,10 @@ final class PGTransaction: FeedStoreWriting, KeysetItemReading {
         return result.int64(0, 0)
     }
 
+    func itemCount() throws -> Int64 {
+        try connection.query("SELECT count(*) FROM items").int64(0, 0)
+    }
+
     func insertItems(count: Int, _ make: (Int) -> ItemDraft) throws -> Int64? {
         guard count > 0 else { return nil }
         // Under the insert lock, an id is taken only after the previous inserter committed, so

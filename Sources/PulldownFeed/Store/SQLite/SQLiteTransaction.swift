@@ -33,6 +33,12 @@ struct SQLiteTransaction: FeedStoreWriting, KeysetItemReading {
         }
     }
 
+    func itemCount() throws -> Int64 {
+        try connection.withStatement("SELECT count(*) FROM items") { statement in
+            try statement.step() ? statement.int64(0) : 0
+        }
+    }
+
     func insertItems(count: Int, _ make: (Int) -> ItemDraft) throws -> Int64? {
         // AUTOINCREMENT under the write lock: consecutive ids, never reused.
         var lastID: Int64?
