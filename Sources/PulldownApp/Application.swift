@@ -29,7 +29,7 @@ public final class Application: Sendable {
             // A postgres:// URL shares one PostgreSQL database between instances; a pooled
             // connection per server thread, plus one for the maintenance timer.
             opened = try FeedStores.openFeed(configuration.databasePath, connections: configuration.server.threads + 1,
-                                            clock: clock, configuration: configuration.feed)
+                                            clock: clock, configuration: Self.feedConfiguration(configuration))
         } catch {
             throw StartupError(description: "\(error)")
         }
@@ -44,14 +44,18 @@ public final class Application: Sendable {
             throw StartupError(description: "the OpenAPI document is missing from the program's resources")
         }
         do {
-            let seeded = try feed.seedIfEmpty(count: configuration.seedCount)
-            if configuration.seedCount > 0 && seeded == 0 {
+            if let path = configuration.dataFile {
+                try Self.importData(path, reset: configuration.resetStore, into: feed)
+            } else if case let seeded = try feed.seedIfEmpty(count: configuration.seedCount),
+                      configuration.seedCount > 0 && seeded == 0 {
                 // A seed fills an empty store only: say so rather than leave a user wondering.
                 let held = try feed.itemCount()
                 FileHandle.standardError.write(Data(("pulldown: the store already holds \(held) item\(held == 1 ? "" : "s"); "
                                                      + "--seed \(configuration.seedCount) was not applied\n").utf8))
             }
             try feed.expireIdleSessions()
+        } catch let error as StartupError {
+            throw error
         } catch {
             // The store's error names the database itself, with any password masked; the --db
             // value as given could carry one.
@@ -89,6 +93,29 @@ public final class Application: Sendable {
         // Fold the write-ahead log back into the database, so a stopped demo leaves one file
         // that is complete on its own (the -wal beside it is emptied).
         feed.compactStorage()
+    }
+
+    /// The feed's settings: with a data file, only the user's items, so no demo generator.
+    private static func feedConfiguration(_ configuration: Configuration) -> FeedConfiguration {
+        var feed = configuration.feed
+        if configuration.dataFile != nil { feed.newItemsEvery = 0 }
+        return feed
+    }
+
+    /// Fills the feed from `--data` (see `Feed.importItems`); a bad file or a refused store is
+    /// one line naming the file.
+    private static func importData(_ path: String, reset: Bool, into feed: Feed) throws {
+        let file: DataFile
+        do {
+            file = try DataFile(path: path)
+        } catch {
+            throw StartupError(description: error.description)
+        }
+        do {
+            _ = try feed.importItems(file.entries, hash: file.hash, reset: reset)
+        } catch let error as ImportError {
+            throw StartupError(description: file.describe(error).description)
+        }
     }
 
     /// The server's one router: `/api/` through CORS (when origins are listed) and the demo

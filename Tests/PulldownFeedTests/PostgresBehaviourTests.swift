@@ -85,3 +85,12 @@ final class PostgresSuiteCompletenessTests: XCTestCase {
         }
     }
 }
+
+final class PostgresImportTests: ImportTests {
+    override var backend: any StoreBackend { PostgresBackend() }
+    override func setUpWithError() throws { try PostgresBackend.skipUnlessConfigured() }
+
+    override func testEntriesAreOrderedByTheirTimeAndWithoutOneTheFirstIsTheNewest() throws { try super.testEntriesAreOrderedByTheirTimeAndWithoutOneTheFirstIsTheNewest() }
+    override func testTheSameFileKeepsEverythingAnotherIsRefusedAndResetReplacesItemsAndSessions() throws { try super.testTheSameFileKeepsEverythingAnotherIsRefusedAndResetReplacesItemsAndSessions() }
+    override func testADemoStoreIsRefusedAndABadEntryImportsNothing() throws { try super.testADemoStoreIsRefusedAndABadEntryImportsNothing() }
+}

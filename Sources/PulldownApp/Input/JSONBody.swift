@@ -117,7 +117,8 @@ struct JSONBody {
         }
     }
 
-    private static func text(of error: json_error_t) -> String {
+    /// Jansson's message for a failed parse.
+    static func text(of error: json_error_t) -> String {
         var error = error
         return withUnsafeBytes(of: &error.text) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
     }

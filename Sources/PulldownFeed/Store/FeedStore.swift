@@ -67,6 +67,8 @@ protocol FeedStoreWriting: FeedStoreReading {
     /// Inserts `count` items made by `make(0..<count)`, with consecutive ids above every id ever
     /// handed out, in that order; returns the last id (nil when `count` is 0).
     func insertItems(count: Int, _ make: (Int) -> ItemDraft) throws -> Int64?
+    /// Deletes every item and session (`--reset`); ids handed out stay handed out.
+    func deleteItemsAndSessions() throws
     /// Creates or replaces the session's row.
     func saveSession(_ id: SessionID, _ record: SessionRecord) throws
     /// Deletes sessions with `lastActive` < `cutoff`; returns how many.

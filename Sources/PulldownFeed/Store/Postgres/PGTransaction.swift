@@ -91,6 +91,10 @@ final class PGTransaction: FeedStoreWriting, KeysetItemReading {
         return last
     }
 
+    func deleteItemsAndSessions() throws {
+        try connection.execute("DELETE FROM items; DELETE FROM sessions")
+    }
+
     // MARK: Sessions
 
     private static let selectSession = "SELECT \(SessionRecord.storedColumns) FROM sessions WHERE id = $1::bytea"

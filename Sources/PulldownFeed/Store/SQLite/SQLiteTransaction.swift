@@ -57,6 +57,10 @@ struct SQLiteTransaction: FeedStoreWriting, KeysetItemReading {
         return lastID
     }
 
+    func deleteItemsAndSessions() throws {
+        try connection.execute("DELETE FROM items; DELETE FROM sessions")
+    }
+
     // MARK: Sessions
 
     private static let selectSession = "SELECT \(SessionRecord.storedColumns) FROM sessions WHERE id = ?1"
