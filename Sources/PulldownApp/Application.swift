@@ -43,9 +43,10 @@ public final class Application: Sendable {
         guard let openAPI = OpenAPIDocument.response else {
             throw StartupError(description: "the OpenAPI document is missing from the program's resources")
         }
+        var dataPictures: DataPictures?
         do {
             if let path = configuration.dataFile {
-                try Self.importData(path, reset: configuration.resetStore, into: feed)
+                dataPictures = try Self.importData(path, reset: configuration.resetStore, into: feed)
             } else if case let seeded = try feed.seedIfEmpty(count: configuration.seedCount),
                       configuration.seedCount > 0 && seeded == 0 {
                 // A seed fills an empty store only: say so rather than leave a user wondering.
@@ -65,7 +66,7 @@ public final class Application: Sendable {
         let live = LiveEvents(source: feed, settings: .init(
             maxStreams: configuration.maxStreams, heartbeatSeconds: configuration.heartbeatSeconds))
         let handler = Self.handler(feed: feed, tokens: tokens, staticFiles: staticFiles, openAPI: openAPI,
-                                   live: live, configuration: configuration)
+                                   live: live, configuration: configuration, dataPictures: dataPictures)
         var serverConfiguration = configuration.server
         // Streams get their own share of connections, so a full house of them never keeps
         // ordinary requests out.
@@ -104,7 +105,7 @@ public final class Application: Sendable {
 
     /// Fills the feed from `--data` (see `Feed.importItems`); a bad file or a refused store is
     /// one line naming the file.
-    private static func importData(_ path: String, reset: Bool, into feed: Feed) throws {
+    private static func importData(_ path: String, reset: Bool, into feed: Feed) throws -> DataPictures {
         let file: DataFile
         do {
             file = try DataFile(path: path)
@@ -116,13 +117,15 @@ public final class Application: Sendable {
         } catch let error as ImportError {
             throw StartupError(description: file.describe(error).description)
         }
+        return file.pictures
     }
 
     /// The server's one router: `/api/` through CORS (when origins are listed) and the demo
     /// knobs to the API; `/healthz`; `/` with the newest page in it; everything else is a file
     /// of the page.
     static func handler(feed: Feed, tokens: SessionTokens, staticFiles: StaticFiles, openAPI: HTTPResponse,
-                        live: LiveEvents, configuration: Configuration) -> HTTPHandler {
+                        live: LiveEvents, configuration: Configuration,
+                        dataPictures: DataPictures? = nil) -> HTTPHandler {
         let api = API(feed: feed, sessions: SessionResolver(tokens: tokens), pageSize: configuration.pageSize,
                       immutablePages: ImmutablePageCache(bytes: configuration.pageCacheBytes))
         let cors = CORS(allowedOrigins: Set(configuration.corsOrigins))
@@ -136,7 +139,7 @@ public final class Application: Sendable {
         }
         api.addRoutes(to: &router, openAPI: openAPI)
         EventsEndpoint(live: live).addRoute(to: &router)
-        PictureRoutes().addRoutes(to: &router)
+        PictureRoutes(dataPictures: dataPictures ?? DataPictures(dataFile: "")).addRoutes(to: &router)
         router.get("/healthz") { _ in api.health() }
         // Without CORS there is nothing to add to an answer, so answers pass through untouched.
         let middleware: [any HTTPMiddleware] = cors.isEnabled ? [cors, knobs] : [knobs]

@@ -94,3 +94,43 @@ def test_a_hostile_file_is_one_clear_line_exit_1_and_nothing_imported(start_serv
     bad = write(tmp_path, name, content)
     assert_one_clear_line(start_with(tmp_path, "--data", str(bad), "--reset"), 1, *fragments)
     assert titles(start_server("--data", str(good))) == ["Newest", "Middle", "Oldest"], "the store is unchanged"
+
+
+SVG = b'<svg xmlns="http://www.w3.org/2000/svg" width="4" height="3"/>'
+
+
+def picture_folder(tmp_path):
+    folder = tmp_path / "data"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "ana.svg").write_bytes(SVG)
+    (folder / "sub" / "pier.png").write_bytes(b"\x89PNG\r\n\x1a\nnot really")
+    (folder / "notes.txt").write_bytes(b"text")
+    (tmp_path / "outside.svg").write_bytes(SVG)
+    (folder / "link.svg").symlink_to(tmp_path / "outside.svg")
+    return folder
+
+
+def test_relative_pictures_are_served_from_the_files_folder_under_one_route(start_server, tmp_path):
+    folder = picture_folder(tmp_path)
+    path = write(folder, "posts.json", json.dumps([{"title": "t", "avatar": "ana.svg",
+                                                    "image": {"url": "sub/pier.png", "width": 4, "height": 3}}]))
+    server = start_server("--data", str(path))
+    item = get(server, "/api/items").json()["items"][0]
+    assert item["avatar"].startswith("/media/data/") and item["image"]["url"].startswith("/media/data/")
+    for url, body, kind in [(item["avatar"], SVG, "image/svg+xml"), (item["image"]["url"], None, "image/png")]:
+        reply = get(server, url)
+        assert reply.status == 200 and reply.header("Content-Type") == kind
+        assert reply.header("Cache-Control") == "max-age=31536000, immutable"
+        assert body is None or reply.body == body
+        assert get(server, url, headers={"If-None-Match": reply.header("ETag")}).status == 304
+    for probe in ["/media/data/..%2Foutside.svg", "/media/data/%2e%2e%2foutside.svg", "/media/data/notes.txt",
+                  "/media/data/0-ana.svg/..", "/media/data/"]:
+        assert get(server, probe).status == 404, probe
+
+
+@pytest.mark.parametrize("relative", ["../outside.svg", "link.svg", "%2e%2e/outside.svg", "sub/../../outside.svg",
+                                      "missing.png", "notes.txt", "sub"])
+def test_a_relative_picture_that_leaves_the_folder_or_is_no_picture_is_refused(start_server, tmp_path, relative):
+    folder = picture_folder(tmp_path)
+    path = write(folder, "posts.json", json.dumps([{"title": "t", "avatar": relative}]))
+    assert_one_clear_line(start_with(tmp_path, "--data", str(path)), 1, "posts.json", "entry 0", "avatar", "inside")

@@ -13,6 +13,8 @@ struct DataFile {
     /// Line of each entry in the file, for NDJSON only.
     let lines: [Int]?
     let hash: [UInt8]
+    /// The pictures it names by relative paths.
+    let pictures: DataPictures
 
     /// The fields of an entry the feed reads; any other is the item's own (`UserFields`).
     static let itemFields = ["title", "body", "author", "createdAt"]
@@ -31,11 +33,16 @@ struct DataFile {
         defer { documents.values.forEach { json_decref($0) } }
         var entries: [ImportedItem] = []
         entries.reserveCapacity(documents.values.count)
+        var pictures = DataPictures(dataFile: path)
         for (index, value) in documents.values.enumerated() {
             let place = Self.place(index, lines: documents.lines)
+            if value.pointee.type == JSON_OBJECT, let refused = pictures.resolve(in: value) {
+                throw DataFileError(path: path, "\(place): \(refused) \(DataPictures.reason)")
+            }
             entries.append(try Self.entry(value, place: place, path: path))
         }
         self.entries = entries
+        self.pictures = pictures
     }
 
     /// The message for a feed's refusal of entry `index`.
