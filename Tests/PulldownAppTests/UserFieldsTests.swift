@@ -50,6 +50,7 @@ final class UserFieldsTests: XCTestCase {
         XCTAssertEqual(refusal(#"{"title": "t", "avatar": "//elsewhere.example/a.png"}"#), ["avatar"])
         XCTAssertEqual(refusal(#"{"title": "t", "url": "/has space"}"#), ["url"])
         XCTAssertNoThrow(try post(#"{"title": "t", "avatar": "HTTPS://example.com/a", "url": null}"#))
+        XCTAssertNoThrow(try post(#"{"title": "t", "url": "/\u0301accent"}"#), "a mark after / is still a path")
     }
 
     func testFieldsTheServerSetsAreRefused() {

@@ -25,7 +25,7 @@ struct DataPictures: Sendable {
 
     static func isRelative(_ text: String) -> Bool {
         let lowered = text.lowercased()
-        return !text.isEmpty && !text.hasPrefix("/") && !lowered.hasPrefix("http://") && !lowered.hasPrefix("https://")
+        return !text.isEmpty && text.utf8.first != UInt8(ascii: "/") && !lowered.hasPrefix("http://") && !lowered.hasPrefix("https://")
     }
 
     /// The served URL of the picture at `relative`, nil when it leaves the folder, is missing, or

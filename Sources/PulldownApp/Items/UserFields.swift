@@ -76,9 +76,11 @@ enum UserFields {
     static func isLink(_ text: String) -> Bool {
         guard !text.isEmpty, text.unicodeScalars.count <= maximumURLLength,
               !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else { return false }
-        let lowered = text.lowercased()
-        return lowered.hasPrefix("https://") || lowered.hasPrefix("http://")
-            || (text.hasPrefix("/") && !text.hasPrefix("//"))
+        // Bytes, not characters: "/" and a combining mark after it are one Swift Character.
+        let bytes = Array(text.utf8.prefix(8)).map { $0 | 0x20 }
+        let slash = UInt8(ascii: "/")
+        return bytes.starts(with: Array("https://".utf8)) || bytes.starts(with: Array("http://".utf8))
+            || (text.utf8.first == slash && text.utf8.dropFirst().first != slash)
     }
 
     private static func checkImage(_ value: UnsafeMutablePointer<json_t>, name: String, into invalid: inout InvalidParameters) {
