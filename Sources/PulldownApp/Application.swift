@@ -31,10 +31,8 @@ public final class Application: Sendable {
         do {
             // A postgres:// URL shares one PostgreSQL database between instances; a pooled
             // connection per server thread, plus one for the maintenance timer.
-            var feedConfiguration = configuration.feed
-            feedConfiguration.newItemsEvery = configuration.demo.newItemsEvery
             opened = try FeedStores.openFeed(configuration.databasePath, connections: configuration.server.threads + 1,
-                                            clock: clock, configuration: feedConfiguration)
+                                            clock: clock, configuration: Self.feedConfiguration(configuration))
         } catch {
             throw StartupError(description: "\(error)")
         }
@@ -48,9 +46,20 @@ public final class Application: Sendable {
         guard let openAPI = OpenAPIDocument.response else {
             throw StartupError(description: "the OpenAPI document is missing from the program's resources")
         }
+        var dataPictures: DataPictures?
         do {
-            _ = try feed.seedIfEmpty(count: configuration.seedCount)
+            if let path = configuration.dataFile {
+                dataPictures = try Self.importData(path, reset: configuration.resetStore, into: feed)
+            } else if case let seeded = try feed.seedIfEmpty(count: configuration.seedCount),
+                      configuration.seedCount > 0 && seeded == 0 {
+                // A seed fills an empty store only: say so rather than leave a user wondering.
+                let held = try feed.itemCount()
+                FileHandle.standardError.write(Data(("pulldown: the store already holds \(held) item\(held == 1 ? "" : "s"); "
+                                                     + "--seed \(configuration.seedCount) was not applied\n").utf8))
+            }
             try feed.expireIdleSessions()
+        } catch let error as StartupError {
+            throw error
         } catch {
             // The store's error names the database itself, with any password masked; the --db
             // value as given could carry one.
@@ -59,7 +68,7 @@ public final class Application: Sendable {
 
         let live = LiveEvents(source: feed, settings: .init(
             maxStreams: configuration.maxStreams, heartbeatSeconds: configuration.heartbeatSeconds))
-        let demo = DemoControl(configuration.demo)
+        let demo = DemoControl(Self.startingKnobs(configuration))
         demo.observe { knobs in
             feed.newItemsEvery = knobs.newItemsEvery
             // Every open page hears the new knobs; pages that listen only for `items` ignore it.
@@ -68,7 +77,8 @@ public final class Application: Sendable {
         let access = configuration.demoAPI
             ? DemoAccess(host: configuration.server.host, configured: configuration.demoToken) : nil
         let handler = Self.handler(feed: feed, tokens: tokens, staticFiles: staticFiles, openAPI: openAPI,
-                                   live: live, demo: demo, demoAccess: access, configuration: configuration)
+                                   live: live, demo: demo, demoAccess: access, configuration: configuration,
+                                   dataPictures: dataPictures)
         var serverConfiguration = configuration.server
         // Streams get their own share of connections, so a full house of them never keeps
         // ordinary requests out.
@@ -99,13 +109,45 @@ public final class Application: Sendable {
         feed.compactStorage()
     }
 
+    /// The feed's settings; its generator's interval is the demo knob's.
+    private static func feedConfiguration(_ configuration: Configuration) -> FeedConfiguration {
+        var feed = configuration.feed
+        feed.newItemsEvery = startingKnobs(configuration).newItemsEvery
+        return feed
+    }
+
+    /// The demo knobs at start: with a data file, only the user's items, so no demo generator
+    /// (a PATCH of newItemsEvery can still turn it on).
+    private static func startingKnobs(_ configuration: Configuration) -> DemoKnobs {
+        var knobs = configuration.demo
+        if configuration.dataFile != nil { knobs.newItemsEvery = 0 }
+        return knobs
+    }
+
+    /// Fills the feed from `--data` (see `Feed.importItems`); a bad file or a refused store is
+    /// one line naming the file.
+    private static func importData(_ path: String, reset: Bool, into feed: Feed) throws -> DataPictures {
+        let file: DataFile
+        do {
+            file = try DataFile(path: path)
+        } catch {
+            throw StartupError(description: error.description)
+        }
+        do {
+            _ = try feed.importItems(file.entries, hash: file.hash, reset: reset)
+        } catch let error as ImportError {
+            throw StartupError(description: file.describe(error).description)
+        }
+        return file.pictures
+    }
+
     /// The server's one router: `/api/` through CORS (when origins are listed) and the demo
     /// knobs to the API, `/api/demo` (which steers the knobs) through CORS and `demoAccess`
     /// (nil: not served); `/healthz`; `/` with the newest page in it; everything else is a file
     /// of the page.
     static func handler(feed: Feed, tokens: SessionTokens, staticFiles: StaticFiles, openAPI: HTTPResponse,
                         live: LiveEvents, demo: DemoControl, demoAccess: DemoAccess?,
-                        configuration: Configuration) -> HTTPHandler {
+                        configuration: Configuration, dataPictures: DataPictures? = nil) -> HTTPHandler {
         let api = API(feed: feed, sessions: SessionResolver(tokens: tokens), pageSize: configuration.pageSize,
                       immutablePages: ImmutablePageCache(bytes: configuration.pageCacheBytes))
         let cors = CORS(allowedOrigins: Set(configuration.corsOrigins))
@@ -117,6 +159,7 @@ public final class Application: Sendable {
         }
         api.addRoutes(to: &router, openAPI: openAPI)
         EventsEndpoint(live: live).addRoute(to: &router)
+        PictureRoutes(dataPictures: dataPictures ?? DataPictures(dataFile: "")).addRoutes(to: &router)
         router.get("/healthz") { _ in api.health() }
         // Without CORS there is nothing to add to an answer, so answers pass through untouched.
         let corsIfEnabled: [any HTTPMiddleware] = cors.isEnabled ? [cors] : []

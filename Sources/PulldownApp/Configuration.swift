@@ -11,6 +11,10 @@ public struct Configuration: Sendable {
     public var publicFolder = "Public"
     public var databasePath = "pulldown.sqlite"
     public var seedCount = 50
+    /// A file of the user's own items (`DataFile`), imported instead of the demo seed.
+    public var dataFile: String?
+    /// Empty the store (items and sessions) before importing `dataFile`.
+    public var resetStore = false
     /// Items per page when a request gives no limit; 1 to `Feed.maxPageSize`.
     public var pageSize = 10
     /// The demo knobs' start-up state; `PATCH /api/demo` changes them while the server runs.

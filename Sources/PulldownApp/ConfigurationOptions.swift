@@ -59,6 +59,15 @@ extension ConfigurationParser {
         },
         .integer("--seed", "N", "demo items to create when the store is empty (default \(defaults.seedCount), 0 for none)",
                  in: 0...10_000_000) { $0.seedCount = $1 },
+        Option("--data", value: "FILE", help: "serve the items of this JSON or NDJSON file instead of demo items "
+               + "(the demo generator is off then)") { config, value throws(UsageError) in
+            guard !value.isEmpty else { throw UsageError(description: "--data needs a file") }
+            config.dataFile = value
+        },
+        Option("--reset", value: nil, help: "with --data: empty the store (items and sessions) and import the file again",
+               hasVariable: false) { config, value throws(UsageError) in
+            config.resetStore = try boolean(value, flag: "--reset")
+        },
         .integer("--page-size", "N", "items per page when a request gives no limit (default \(defaults.pageSize), 1..\(Feed.maxPageSize))",
                  in: 1...Feed.maxPageSize) { $0.pageSize = $1 },
         .number("--new-items-every", "SECONDS",

@@ -11,6 +11,7 @@ enum ResponseJSON {
         json.key("body"); json.string(item.body)
         json.key("author"); json.string(item.author)
         json.key("createdAt"); json.string(Timestamp.iso8601(item.createdAt))
+        json.members(of: item.userFields)
         json.endObject()
     }
 

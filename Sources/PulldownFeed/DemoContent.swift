@@ -39,6 +39,13 @@ enum DemoContent {
         return Text(title: title, body: body, author: rng.pick(authors))
     }
 
+    /// Demo item `number` as it is stored, with its pictures (`DemoPictures`).
+    static func draft(number: Int64, createdAt: Int64) -> ItemDraft {
+        let text = text(number: number)
+        return ItemDraft(title: text.title, body: text.body, author: text.author, createdAt: createdAt,
+                         userFields: DemoPictures.userFields(number: number, author: text.author))
+    }
+
     static let openers = [
         "Why the", "A closer look at the", "Notes on the", "What we learned from the", "Inside the",
         "Rethinking the", "Three tips for the", "The quiet rise of the", "A field guide to the",

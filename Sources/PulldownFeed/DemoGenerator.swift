@@ -47,9 +47,7 @@ struct DemoGenerator: Sendable {
         let firstNumber = (try store.maxItemID() ?? 0) + 1
         let lastID = try store.insertItems(count: count) { index in
             let createdAt = nowSeconds - Double(count - 1 - index) * step
-            let text = DemoContent.text(number: firstNumber + Int64(index))
-            return ItemDraft(title: text.title, body: text.body, author: text.author,
-                             createdAt: Int64(createdAt.rounded(.down)))
+            return DemoContent.draft(number: firstNumber + Int64(index), createdAt: Int64(createdAt.rounded(.down)))
         }
         try store.setMeta(MetaKey.lastItemTime, double: nowSeconds)
         return lastID

@@ -25,8 +25,7 @@ extension Feed {
             let lastID = try store.insertItems(count: count) { index in
                 let remaining = Int64(count - 1 - index)
                 let createdAt = end - remaining * (end - start) / steps
-                let text = DemoContent.text(number: Int64(index + 1))
-                return ItemDraft(title: text.title, body: text.body, author: text.author, createdAt: createdAt)
+                return DemoContent.draft(number: Int64(index + 1), createdAt: createdAt)
             }
             // Seeding counts as the latest item time: the generator waits a full interval from here.
             try store.setMeta(MetaKey.lastItemTime, double: now.timeIntervalSince1970)
@@ -37,5 +36,10 @@ extension Feed {
         // A big seed leaves a WAL as large as the data; fold it in now rather than keep it on disk.
         if count >= 10_000 { compactStorage() }
         return count
+    }
+
+    /// How many items the feed holds: a scan, for what is said at start, not for requests.
+    public func itemCount() throws -> Int64 {
+        try store.read { try $0.itemCount() }
     }
 }

@@ -9,13 +9,17 @@ public struct Item: Sendable, Equatable {
     public let author: String
     /// UTC, whole seconds.
     public let createdAt: Date
+    /// The submitter's own fields (`avatar`, `image`, `url`, anything else), as the compact text
+    /// of one JSON object, already checked; empty when there are none. Written back as given.
+    public let userFields: String
 
-    public init(id: Int64, title: String, body: String, author: String, createdAt: Date) {
+    public init(id: Int64, title: String, body: String, author: String, createdAt: Date, userFields: String = "") {
         self.id = id
         self.title = title
         self.body = body
         self.author = author
         self.createdAt = createdAt
+        self.userFields = userFields
     }
 }
 
@@ -25,11 +29,14 @@ public struct NewItem: Sendable {
     public var body: String
     /// `nil` or blank is stored as "Anonymous".
     public var author: String?
+    /// As `Item.userFields`: checked where the JSON was parsed, stored as given.
+    public var userFields: String
 
-    public init(title: String, body: String, author: String? = nil) {
+    public init(title: String, body: String, author: String? = nil, userFields: String = "") {
         self.title = title
         self.body = body
         self.author = author
+        self.userFields = userFields
     }
 }
 

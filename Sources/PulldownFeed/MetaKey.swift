@@ -5,4 +5,6 @@ enum MetaKey {
     static let lastItemTime = "last_item_time"
     /// 32 random bytes that sign session tokens.
     static let tokenSecret = "token_secret"
+    /// The SHA-256 of the data file the items came from (`--data`); absent for demo items.
+    static let dataSource = "data_source"
 }

@@ -14,7 +14,7 @@ struct Poster: Sendable {
     func commit(_ posts: [Validation.Valid]) throws -> [Item] {
         let now = clock.now()
         let createdAt = Int64(now.timeIntervalSince1970.rounded(.down))
-        let drafts = posts.map { ItemDraft(title: $0.title, body: $0.body, author: $0.author, createdAt: createdAt) }
+        let drafts = posts.map { ItemDraft(title: $0.title, body: $0.body, author: $0.author, createdAt: createdAt, userFields: $0.userFields) }
         let ids = try store.write { store in
             let ids = try drafts.map { draft in try store.insertItems(count: 1) { _ in draft }! }
             // A hand-added item resets the generator's interval, like a generated one.
@@ -24,7 +24,7 @@ struct Poster: Sendable {
         if let newest = ids.max() { inserts.inserted(upTo: newest) }
         return zip(ids, drafts).map { id, draft in
             Item(id: id, title: draft.title, body: draft.body, author: draft.author,
-                 createdAt: Date(timeIntervalSince1970: Double(createdAt)))
+                 createdAt: Date(timeIntervalSince1970: Double(createdAt)), userFields: draft.userFields)
         }
     }
 }

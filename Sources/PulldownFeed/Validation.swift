@@ -6,6 +6,7 @@ enum Validation {
         let title: String
         let body: String
         let author: String
+        let userFields: String
     }
 
     static let titleLength = 1...200
@@ -40,7 +41,7 @@ enum Validation {
         }
 
         guard errors.isEmpty else { throw .invalid(errors) }
-        return Valid(title: title, body: body, author: author.isEmpty ? anonymous : author)
+        return Valid(title: title, body: body, author: author.isEmpty ? anonymous : author, userFields: new.userFields)
     }
 
     /// C0 controls (U+0000 to U+001F); newline and tab are allowed where text may have lines.

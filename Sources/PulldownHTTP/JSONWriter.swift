@@ -36,6 +36,18 @@ public struct JSONWriter: Sendable {
     }
     public mutating func null() { separate(); bytes.append(contentsOf: "null".utf8); needsComma = true }
 
+    /// Writes the members of `object`, the compact text of a JSON object checked when it was
+    /// stored, into the object being written: stored fields go out as they came in, unparsed.
+    public mutating func members(of object: String) {
+        var text = object.utf8[...]
+        guard text.first == UInt8(ascii: "{"), text.last == UInt8(ascii: "}") else { return }
+        text = text.dropFirst().dropLast()
+        guard !text.isEmpty else { return }
+        separate()
+        bytes.append(contentsOf: text)
+        needsComma = true
+    }
+
     private mutating func separate() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
     }

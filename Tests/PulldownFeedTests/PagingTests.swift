@@ -111,4 +111,17 @@ class PagingTests: FeedStoreTestCase {
         XCTAssertEqual(item.createdAt, testNow, "stored to the whole second")
         XCTAssertEqual(try feed.page(before: nil, limit: 10).items, [item])
     }
+
+    /// The submitter's own fields are stored as given and read back with the item, on every
+    /// read path; an item without any reads back with none.
+    func testOwnFieldsOfAnAddedItemReadBackAsGiven() throws {
+        let feed = try makeFeed()
+        let fields = #"{"avatar":"/a.svg","image":{"url":"https://example.com/p.png","width":640,"height":480},"likes":3,"tags":["é","x"]}"#
+        let plain = try feed.addItem(NewItem(title: "Plain", body: ""))
+        let own = try feed.addItem(NewItem(title: "Own", body: "", userFields: fields))
+        XCTAssertEqual(own.userFields, fields)
+        XCTAssertEqual(plain.userFields, "")
+        XCTAssertEqual(try feed.page(before: nil, limit: 10).items, [own, plain])
+        XCTAssertEqual(try feed.page(after: plain.id, limit: 10).items, [own])
+    }
 }

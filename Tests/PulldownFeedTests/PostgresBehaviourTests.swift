@@ -19,6 +19,7 @@ final class PostgresPagingTests: PagingTests {
     override func testNewestIDAndRevisionOnlyGrow() throws { try super.testNewestIDAndRevisionOnlyGrow() }
     override func testIDsAreNeverReusedAfterTheNewestRowIsDeleted() throws { try super.testIDsAreNeverReusedAfterTheNewestRowIsDeleted() }
     override func testAddedItemReadsBackUnchangedWithWholeSecondUTCTime() throws { try super.testAddedItemReadsBackUnchangedWithWholeSecondUTCTime() }
+    override func testOwnFieldsOfAnAddedItemReadBackAsGiven() throws { try super.testOwnFieldsOfAnAddedItemReadBackAsGiven() }
 }
 
 final class PostgresRefreshTests: RefreshTests {
@@ -83,4 +84,13 @@ final class PostgresSuiteCompletenessTests: XCTestCase {
             }
         }
     }
+}
+
+final class PostgresImportTests: ImportTests {
+    override var backend: any StoreBackend { PostgresBackend() }
+    override func setUpWithError() throws { try PostgresBackend.skipUnlessConfigured() }
+
+    override func testEntriesAreOrderedByTheirTimeAndWithoutOneTheFirstIsTheNewest() throws { try super.testEntriesAreOrderedByTheirTimeAndWithoutOneTheFirstIsTheNewest() }
+    override func testTheSameFileKeepsEverythingAnotherIsRefusedAndResetReplacesItemsAndSessions() throws { try super.testTheSameFileKeepsEverythingAnotherIsRefusedAndResetReplacesItemsAndSessions() }
+    override func testADemoStoreIsRefusedAndABadEntryImportsNothing() throws { try super.testADemoStoreIsRefusedAndABadEntryImportsNothing() }
 }

@@ -52,6 +52,7 @@ final class PostgresNewestCheckTests: XCTestCase {
             return newest
         }
 
+        func itemCount() throws -> Int64 { try base.itemCount() }
         func items(before cursor: Int64, limit: Int) throws -> [Item] { try base.items(before: cursor, limit: limit) }
         func newestItems(after cursor: Int64, limit: Int) throws -> [Item] { try base.newestItems(after: cursor, limit: limit) }
         func oldestItems(after cursor: Int64, limit: Int) throws -> [Item] { try base.oldestItems(after: cursor, limit: limit) }

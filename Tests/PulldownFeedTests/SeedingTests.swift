@@ -18,6 +18,8 @@ class SeedingTests: FeedStoreTestCase {
         XCTAssertEqual(a.map(\.title), b.map(\.title))
         XCTAssertEqual(a.map(\.body), b.map(\.body))
         XCTAssertEqual(a.map(\.author), b.map(\.author))
+        XCTAssertEqual(a.map(\.userFields), b.map(\.userFields), "the same pictures")
+        XCTAssertTrue(a.allSatisfy { $0.userFields.contains(#""avatar":"#) }, "every seeded item has an avatar")
         XCTAssertGreaterThan(Set(a.map(\.title)).count, 30, "titles vary")
         XCTAssertGreaterThan(Set(a.map(\.author)).count, 10, "a crowd of authors")
         XCTAssertTrue(a.allSatisfy { !$0.title.isEmpty && $0.title.count <= 200 && $0.body.hasSuffix(".") })
@@ -47,6 +49,7 @@ class SeedingTests: FeedStoreTestCase {
         _ = try feed.addItem(NewItem(title: "Already here", body: "", author: nil))
         XCTAssertEqual(try feed.seedIfEmpty(count: 10), 0)
         XCTAssertEqual(try feed.newestID(), 1)
+        XCTAssertEqual(try feed.itemCount(), 1)
         XCTAssertEqual(try feed.seedIfEmpty(count: 0), 0)
     }
 

@@ -65,7 +65,7 @@ def test_the_posted_item_appears_in_the_next_refresh(server):
     ({"title": "ok", "body": 7}, "body"),
     ({"title": "ok", "author": True}, "author"),
     ({"title": "ok", "author": {"name": "x"}}, "author"),
-    ({"title": "ok", "colour": "red"}, "colour"),
+    ({"title": "ok", "image": {"url": "/p.png", "width": -1, "height": 1}}, "image.width"),
     ({"title": "bell\u0007"}, "title"),
 ])
 def test_an_invalid_field_is_a_400_naming_it_and_nothing_is_stored(server, payload, field):

@@ -248,3 +248,18 @@ def test_sigterm_right_after_the_listening_line_stops_the_server(tmp_path):
                 process.kill()
                 process.wait()
             process.stdout.close()
+
+
+# ---------------------------------------------------------------- seeding
+
+def test_seed_on_a_store_that_holds_items_says_so_at_start(running):
+    first = running("--port", "0", "--seed", "95")
+    assert first.first_line().startswith("Listening on")
+    code, _, err = first.stop()
+    assert code == 0
+    assert "was not applied" not in err, "an empty store is seeded without a word"
+    second = running("--port", "0", "--seed", "15")
+    assert second.first_line().startswith("Listening on")
+    code, _, err = second.stop()
+    assert code == 0
+    assert "pulldown: the store already holds 95 items; --seed 15 was not applied\n" in err

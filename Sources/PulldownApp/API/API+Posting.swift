@@ -26,16 +26,21 @@ extension API {
         }
     }
 
-    /// The body of a post: `title` (required), `body` and `author`, nothing else.
+    /// The fields a post names; every other one is the item's own (`UserFields`).
+    static let postedFields = ["title", "body", "author"]
+    /// Fields the server sets.
+    static let serverFields = ["id", "createdAt"]
+
+    /// The body of a post: `title` (required), `body`, `author`, and the item's own fields.
     static func newItem(_ request: HTTPRequest) throws(Problem) -> NewItem {
         let body = try JSONBody(request, emptyAllowed: false)
         var invalid = InvalidParameters()
-        body.rejectUnknown(["title", "body", "author"], into: &invalid)
+        let userFields = body.userFields(core: postedFields, reserved: serverFields, into: &invalid)
         let title = invalid.take(body.string("title"))
         let text = invalid.take(body.string("body"))
         let author = invalid.take(body.string("author"))
         if title == nil && !invalid.contains("title") { invalid.add("title", InvalidParameters.Reason.required) }
         try invalid.check("Some fields are invalid.")
-        return NewItem(title: title!, body: text ?? "", author: author)
+        return NewItem(title: title!, body: text ?? "", author: author, userFields: userFields)
     }
 }

@@ -4,9 +4,18 @@ import PulldownHTTP
 /// A parsed JSON request body, checked field by field so every 400 can name what is wrong.
 ///
 /// Parsing is Jansson's: strict RFC 8259 (no trailing commas, UTF-8 only, no NUL in strings),
-/// a repeated name refused, nesting bounded. Only the top-level object's fields are kept.
+/// a repeated name refused, nesting bounded. The top-level fields are read by kind; the parsed
+/// object stays at hand for `userFields(core:reserved:into:)`.
 struct JSONBody {
     private let fields: [String: JSONField]
+    private let root: ParsedJSON?
+
+    /// Owns one reference to a parsed value, given back when the body goes.
+    final class ParsedJSON {
+        let value: UnsafeMutablePointer<json_t>
+        init(_ value: UnsafeMutablePointer<json_t>) { self.value = value }
+        deinit { json_decref(value) }
+    }
 
     /// The kind and, for scalars the API reads, the value of one top-level field.
     enum JSONField: Equatable {
@@ -19,6 +28,7 @@ struct JSONBody {
         let isBlank = request.body.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         if isBlank && emptyAllowed {
             fields = [:]
+            root = nil
             return
         }
         guard Self.isJSON(contentType: request.headers["Content-Type"]) else {
@@ -34,7 +44,7 @@ struct JSONBody {
             throw Problem.badRequest("The body is not well-formed JSON: \(Self.text(of: error)) "
                                      + "(line \(error.line), column \(error.column)).")
         }
-        defer { json_decref(root) }
+        self.root = ParsedJSON(root)
         guard root.pointee.type == JSON_OBJECT else {
             throw Problem.badRequest("The body must be a JSON object.")
         }
@@ -64,6 +74,13 @@ struct JSONBody {
         for name in fields.keys.filter({ !known.contains($0) }).sorted() {
             invalid.add(name, InvalidParameters.Reason.unknownField)
         }
+    }
+
+    /// The body's fields other than `core`, checked by `UserFields` (problems noted), as compact
+    /// JSON object text; empty when there are none.
+    func userFields(core: [String], reserved: [String], into invalid: inout InvalidParameters) -> String {
+        guard let root else { return "" }
+        return UserFields.check(root.value, core: core, reserved: reserved, into: &invalid)
     }
 
     /// An optional integer field within `range`; null counts as absent.
@@ -125,15 +142,14 @@ struct JSONBody {
         case JSON_FALSE: return .bool(false)
         case JSON_INTEGER: return .integer(Int64(json_integer_value(value)))
         case JSON_REAL: return .real(json_real_value(value))
-        case JSON_STRING:
-            let bytes = UnsafeRawBufferPointer(start: json_string_value(value), count: json_string_length(value))
-            return .string(String(decoding: bytes, as: UTF8.self))
+        case JSON_STRING: return .string(UserFields.string(value) ?? "")
         case JSON_ARRAY: return .array
         default: return .object
         }
     }
 
-    private static func text(of error: json_error_t) -> String {
+    /// Jansson's message for a failed parse.
+    static func text(of error: json_error_t) -> String {
         var error = error
         return withUnsafeBytes(of: &error.text) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
     }

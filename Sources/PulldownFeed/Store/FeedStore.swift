@@ -45,6 +45,8 @@ protocol FeedStoreReading {
     func oldestItems(after cursor: Int64, limit: Int) throws -> [Item]
     /// The largest stored item id, nil when there are no items.
     func maxItemID() throws -> Int64?
+    /// How many items are stored (a scan: for start-up messages, not for requests).
+    func itemCount() throws -> Int64
     /// The stored session, nil when it never refreshed (or expired).
     func session(_ id: SessionID) throws -> SessionRecord?
     /// The number kept under `key` in the small key/value table (keys: `MetaKey`), nil when none.
@@ -65,6 +67,8 @@ protocol FeedStoreWriting: FeedStoreReading {
     /// Inserts `count` items made by `make(0..<count)`, with consecutive ids above every id ever
     /// handed out, in that order; returns the last id (nil when `count` is 0).
     func insertItems(count: Int, _ make: (Int) -> ItemDraft) throws -> Int64?
+    /// Deletes every item and session (`--reset`); ids handed out stay handed out.
+    func deleteItemsAndSessions() throws
     /// Creates or replaces the session's row.
     func saveSession(_ id: SessionID, _ record: SessionRecord) throws
     /// Deletes sessions with `lastActive` < `cutoff`; returns how many.

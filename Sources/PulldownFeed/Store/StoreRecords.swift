@@ -5,6 +5,8 @@ struct ItemDraft: Sendable, Equatable {
     let author: String
     /// Unix seconds, UTC.
     let createdAt: Int64
+    /// As `Item.userFields`.
+    var userFields: String = ""
 }
 
 /// One stored session, in storage units (Unix seconds).

@@ -10,12 +10,12 @@ protocol StoreRow {
 
 extension Item {
     /// The columns `init(row:)` reads, in its order: every store selects exactly these.
-    static let storedColumns = "id, title, body, author, created_at"
+    static let storedColumns = "id, title, body, author, created_at, user_fields"
 
     /// An item from a row of `storedColumns`; `created_at` is stored as whole Unix seconds.
     init(row: some StoreRow) {
         self.init(id: row.int64(0), title: row.string(1), body: row.string(2), author: row.string(3),
-                  createdAt: Date(timeIntervalSince1970: Double(row.int64(4))))
+                  createdAt: Date(timeIntervalSince1970: Double(row.int64(4))), userFields: row.string(5))
     }
 }
 

@@ -48,6 +48,10 @@ final class PGTransaction: FeedStoreWriting, KeysetItemReading {
         return result.int64(0, 0)
     }
 
+    func itemCount() throws -> Int64 {
+        try connection.query("SELECT count(*) FROM items").int64(0, 0)
+    }
+
     func insertItems(count: Int, _ make: (Int) -> ItemDraft) throws -> Int64? {
         guard count > 0 else { return nil }
         // Under the insert lock, an id is taken only after the previous inserter committed, so
@@ -60,14 +64,14 @@ final class PGTransaction: FeedStoreWriting, KeysetItemReading {
             for index in 0..<count {
                 let draft = make(index)
                 try connection.query("""
-                    INSERT INTO items(id, title, body, author, created_at)
-                    VALUES ($1::bigint, $2::text, $3::text, $4::text, $5::bigint)
+                    INSERT INTO items(id, title, body, author, created_at, user_fields)
+                    VALUES ($1::bigint, $2::text, $3::text, $4::text, $5::bigint, $6::text)
                     """, [.int(first + Int64(index)), .text(draft.title), .text(draft.body), .text(draft.author),
-                          .int(draft.createdAt)])
+                          .int(draft.createdAt), .text(draft.userFields)])
             }
         } else {
             // A seed: one COPY instead of a round trip per row.
-            try connection.copyIn("COPY items(id, title, body, author, created_at) FROM STDIN", rows: count) { index, buffer in
+            try connection.copyIn("COPY items(id, title, body, author, created_at, user_fields) FROM STDIN", rows: count) { index, buffer in
                 let draft = make(index)
                 buffer += Array(String(first + Int64(index)).utf8)
                 buffer.append(9)
@@ -78,11 +82,17 @@ final class PGTransaction: FeedStoreWriting, KeysetItemReading {
                 PGConnection.appendCopyText(draft.author, to: &buffer)
                 buffer.append(9)
                 buffer += Array(String(draft.createdAt).utf8)
+                buffer.append(9)
+                PGConnection.appendCopyText(draft.userFields, to: &buffer)
                 buffer.append(10)
             }
         }
         insertedUpTo = max(insertedUpTo ?? last, last)
         return last
+    }
+
+    func deleteItemsAndSessions() throws {
+        try connection.execute("DELETE FROM items; DELETE FROM sessions")
     }
 
     // MARK: Sessions

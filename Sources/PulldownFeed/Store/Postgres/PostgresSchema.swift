@@ -7,7 +7,7 @@ enum PostgresSchema {
     static let versionKey = "schema_version"
 
     static let migrations = SchemaMigrations<PGConnection>(
-        steps: [{ try $0.execute(version1) }],
+        steps: [{ try $0.execute(version1) }, { try $0.execute(version2) }],
         readVersion: version,
         writeVersion: { connection, version in
             try connection.query("""
@@ -66,4 +66,9 @@ enum PostgresSchema {
         );
         CREATE INDEX sessions_by_last_active ON sessions(last_active);
         """
+
+    /// Adds the submitter's own fields (`Item.userFields`): JSON object text, empty for none.
+    /// `text`, not `jsonb`: the API writes the text back byte for byte and never queries inside
+    /// it, and `jsonb` would reorder keys and cost a conversion on every page read.
+    private static let version2 = "ALTER TABLE items ADD COLUMN user_fields text NOT NULL DEFAULT ''"
 }

@@ -3,7 +3,7 @@
 /// To change the layout, append a step to `migrations` (see `SchemaMigrations`).
 enum SQLiteSchema {
     static let migrations = SchemaMigrations<SQLiteConnection>(
-        steps: [version1, version2],
+        steps: [version1, version2, version3],
         readVersion: userVersion,
         writeVersion: { connection, version in try connection.execute("PRAGMA user_version = \(version)") })
 
@@ -51,5 +51,11 @@ enum SQLiteSchema {
     /// a few milliseconds for 10,000 sessions, about a tenth of a second for a million.
     private static func version2(_ connection: SQLiteConnection) throws {
         try connection.execute("DROP INDEX IF EXISTS sessions_by_last_active")
+    }
+
+    /// Adds the submitter's own fields (`Item.userFields`): JSON object text, empty for none.
+    /// Text rather than SQLite's JSON functions: the API writes it back as it is, never queries it.
+    private static func version3(_ connection: SQLiteConnection) throws {
+        try connection.execute("ALTER TABLE items ADD COLUMN user_fields TEXT NOT NULL DEFAULT ''")
     }
 }

@@ -33,21 +33,32 @@ struct SQLiteTransaction: FeedStoreWriting, KeysetItemReading {
         }
     }
 
+    func itemCount() throws -> Int64 {
+        try connection.withStatement("SELECT count(*) FROM items") { statement in
+            try statement.step() ? statement.int64(0) : 0
+        }
+    }
+
     func insertItems(count: Int, _ make: (Int) -> ItemDraft) throws -> Int64? {
         // AUTOINCREMENT under the write lock: consecutive ids, never reused.
         var lastID: Int64?
         for index in 0..<count {
             let draft = make(index)
-            lastID = try connection.withStatement("INSERT INTO items(title, body, author, created_at) VALUES (?1, ?2, ?3, ?4)") { statement in
+            lastID = try connection.withStatement("INSERT INTO items(title, body, author, created_at, user_fields) VALUES (?1, ?2, ?3, ?4, ?5)") { statement in
                 try statement.bind(1, draft.title)
                 try statement.bind(2, draft.body)
                 try statement.bind(3, draft.author)
                 try statement.bind(4, draft.createdAt)
+                try statement.bind(5, draft.userFields)
                 try statement.step()
                 return connection.lastInsertRowID
             }
         }
         return lastID
+    }
+
+    func deleteItemsAndSessions() throws {
+        try connection.execute("DELETE FROM items; DELETE FROM sessions")
     }
 
     // MARK: Sessions

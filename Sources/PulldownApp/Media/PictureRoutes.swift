@@ -1,0 +1,36 @@
+import Foundation
+import PulldownFeed
+import PulldownHTTP
+
+/// The pictures Pulldown serves itself: the demo's (`DemoPictureSVG`) under
+/// `DemoPictures.routePrefix`, and the data file's (`DataPictures`) under its prefix. A picture at
+/// a name never changes, so it is cached for good.
+struct PictureRoutes: Sendable {
+    let dataPictures: DataPictures
+
+    func addRoutes(to router: inout Router) {
+        router.get(DataPictures.routePrefix + "{name}") { [dataPictures] request in
+            guard let name = request.pathParameters["name"], let path = dataPictures.files[name],
+                  let type = DataPictures.contentType(path), let data = FileManager.default.contents(atPath: path) else {
+                return Problem.notFound("There is no picture at \(request.path).").response
+            }
+            return Self.immutable(Array(data), contentType: type, for: request)
+        }
+        router.get(DemoPictures.routePrefix + "{name}") { request in
+            guard let name = request.pathParameters["name"], let svg = DemoPictureSVG.picture(named: name) else {
+                return Problem.notFound("There is no picture at \(request.path).").response
+            }
+            return Self.immutable(Array(svg.utf8), contentType: "image/svg+xml", for: request)
+        }
+    }
+
+    /// `body` with its type, a strong ETag and immutable caching; a 304 when the request names
+    /// the tag already.
+    static func immutable(_ body: [UInt8], contentType: String, for request: HTTPRequest) -> HTTPResponse {
+        var response = HTTPResponse(status: 200, body: body)
+        response.headers.add("Content-Type", contentType)
+        response.headers.add("ETag", EntityTag.strong(for: body))
+        response.headers.add("Cache-Control", PageCaching.immutable)
+        return response.conditional(for: request)
+    }
+}

@@ -1,0 +1,136 @@
+"""--data FILE: the user's own items from a JSON array, an object with `items`, or NDJSON, in one
+transaction; the store remembers the file; every bad file is one clear line and changes nothing."""
+import json
+
+import pytest
+
+from pulldownkit.client import get, post
+from pulldownkit.server import PUBLIC
+from test_cli import assert_one_clear_line, run
+
+POSTS = [
+    {"title": "Middle", "createdAt": "2026-05-02T10:00:00Z", "likes": 3, "user": {"handle": "@ana"}},
+    {"title": "Newest", "createdAt": "2026-05-03T08:30:00+02:00", "tags": ["a", "b"],
+     "image": {"url": "https://example.com/p.png", "width": 800, "height": 450, "alt": "A pier"}},
+    {"title": "Oldest", "body": "First post", "author": "Ana", "createdAt": "2026-05-01T00:00:00.250Z"},
+]
+
+
+def write(folder, name, text):
+    path = folder / name
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    return path
+
+
+def titles(server):
+    return [item["title"] for item in get(server, "/api/items?limit=100").json()["items"]]
+
+
+def start_with(folder, *args):
+    return run("--port", "0", "--quiet", "--no-qr", "--public", str(PUBLIC), "--db", str(folder / "feed.sqlite"), *args)
+
+
+@pytest.mark.parametrize("shape", ["array", "object", "ndjson"])
+def test_every_format_gives_exactly_the_files_items_ordered_by_created_at(start_server, tmp_path, shape):
+    text = {"array": json.dumps(POSTS, indent=2), "object": json.dumps({"items": POSTS}),
+            "ndjson": "\n".join(json.dumps(p) for p in POSTS) + "\n"}[shape]
+    server = start_server("--data", str(write(tmp_path, "posts.json", text)), seed="50")
+    items = get(server, "/api/items?limit=100").json()["items"]
+    assert [i["title"] for i in items] == ["Newest", "Middle", "Oldest"]
+    assert items[0]["createdAt"] == "2026-05-03T06:30:00Z"
+    assert items[0]["image"] == POSTS[1]["image"] and items[0]["tags"] == ["a", "b"]
+    assert items[1]["likes"] == 3 and items[1]["user"] == {"handle": "@ana"}
+    assert items[2]["author"] == "Ana" and items[2]["body"] == "First post"
+
+
+def test_without_created_at_the_first_entry_is_the_newest(start_server, tmp_path):
+    path = write(tmp_path, "posts.ndjson", '{"title": "top"}\n\n{"title": "second"}\n{"title": "third"}\n')
+    assert titles(start_server("--data", str(path))) == ["top", "second", "third"]
+
+
+def test_a_restart_with_the_same_file_keeps_sessions_and_posts(start_server, tmp_path):
+    path = write(tmp_path, "posts.json", json.dumps(POSTS))
+    db = tmp_path / "kept.sqlite"
+    first = start_server("--data", str(path), db=db)
+    session = post(first, "/api/refresh").session
+    assert post(first, "/api/items", json={"title": "Posted since"}).status == 201
+    first.stop()
+    again = start_server("--data", str(path), db=db)
+    assert titles(again) == ["Posted since", "Newest", "Middle", "Oldest"]
+    assert get(again, "/api/session", headers={"X-Session-Id": session}).json()["refreshCount"] == 1
+
+
+def test_a_different_file_or_a_demo_store_is_refused_naming_reset_and_reset_imports(start_server, tmp_path):
+    start_server(seed="20").stop()
+    path = write(tmp_path, "posts.json", json.dumps(POSTS))
+    assert_one_clear_line(start_with(tmp_path, "--data", str(path)), 1, "posts.json", "--reset")
+    other = write(tmp_path, "other.json", '[{"title": "Other"}]')
+    server = start_server("--data", str(path), "--reset")
+    assert titles(server) == ["Newest", "Middle", "Oldest"]
+    server.stop()
+    assert_one_clear_line(start_with(tmp_path, "--data", str(other)), 1, "other.json", "different data file", "--reset")
+    assert titles(start_server("--data", str(other), "--reset")) == ["Other"]
+
+
+HOSTILE = [
+    ("not-json.json", b"hello", ["not-json.json", "line 1"]),
+    ("malformed.json", b'[\n  {"title": "a"},\n  {"title": "b",}\n]', ["malformed.json", "line 3, column"]),
+    ("utf8.json", b'[{"title": "\xff\xfe"}]', ["utf8.json", "line 1", "malformed JSON"]),
+    ("deep.json", b"[" * 10000 + b"]" * 10000, ["deep.json", "line 1, column"]),
+    ("huge-title.json", b'[{"title": "' + b"x" * 10_000_000 + b'"}]', ["huge-title.json", "entry 0", "title"]),
+    ("number.ndjson", b'{"title": "ok"}\n{"title": 5}\n', ["number.ndjson", "entry 1 (line 2)", "title must be a string"]),
+    ("no-title.json", b'{"items": [{"title": "ok"}, {"body": "x"}]}', ["no-title.json", "entry 1", "title is required"]),
+    ("no-size.json", b'[{"title": "t", "image": {"url": "/p.png", "height": 4}}]', ["no-size.json", "entry 0", "image.width"]),
+    ("bad-date.json", b'[{"title": "t", "createdAt": "yesterday"}]', ["bad-date.json", "entry 0", "createdAt"]),
+    ("climbs.json", b'[{"title": "t", "avatar": "../../etc/passwd"}]', ["climbs.json", "entry 0", "avatar"]),
+    ("scalar.json", b'[{"title": "t"}, 7]', ["scalar.json", "entry 1", "object"]),
+]
+
+
+@pytest.mark.parametrize("name,content,fragments", HOSTILE, ids=[h[0] for h in HOSTILE])
+def test_a_hostile_file_is_one_clear_line_exit_1_and_nothing_imported(start_server, tmp_path, name, content, fragments):
+    good = write(tmp_path, "good.json", json.dumps(POSTS))
+    start_server("--data", str(good)).stop()
+    bad = write(tmp_path, name, content)
+    assert_one_clear_line(start_with(tmp_path, "--data", str(bad), "--reset"), 1, *fragments)
+    assert titles(start_server("--data", str(good))) == ["Newest", "Middle", "Oldest"], "the store is unchanged"
+
+
+SVG = b'<svg xmlns="http://www.w3.org/2000/svg" width="4" height="3"/>'
+
+
+def picture_folder(tmp_path):
+    folder = tmp_path / "data"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "ana.svg").write_bytes(SVG)
+    (folder / "sub" / "pier.png").write_bytes(b"\x89PNG\r\n\x1a\nnot really")
+    (folder / "notes.txt").write_bytes(b"text")
+    (tmp_path / "outside.svg").write_bytes(SVG)
+    (folder / "link.svg").symlink_to(tmp_path / "outside.svg")
+    return folder
+
+
+def test_relative_pictures_are_served_from_the_files_folder_under_one_route(start_server, tmp_path):
+    folder = picture_folder(tmp_path)
+    path = write(folder, "posts.json", json.dumps([{"title": "t", "avatar": "ana.svg",
+                                                    "image": {"url": "sub/pier.png", "width": 4, "height": 3}}]))
+    server = start_server("--data", str(path))
+    item = get(server, "/api/items").json()["items"][0]
+    assert item["avatar"].startswith("/media/data/") and item["image"]["url"].startswith("/media/data/")
+    for url, body, kind in [(item["avatar"], SVG, "image/svg+xml"), (item["image"]["url"], None, "image/png")]:
+        reply = get(server, url)
+        assert reply.status == 200 and reply.header("Content-Type") == kind
+        assert reply.header("Cache-Control") == "max-age=31536000, immutable"
+        assert body is None or reply.body == body
+        assert get(server, url, headers={"If-None-Match": reply.header("ETag")}).status == 304
+    for probe in ["/media/data/..%2Foutside.svg", "/media/data/%2e%2e%2foutside.svg", "/media/data/notes.txt",
+                  "/media/data/0-ana.svg/..", "/media/data/"]:
+        assert get(server, probe).status == 404, probe
+
+
+@pytest.mark.parametrize("relative", ["../outside.svg", "link.svg", "%2e%2e/outside.svg", "sub/../../outside.svg",
+                                      "missing.png", "notes.txt", "sub"])
+def test_a_relative_picture_that_leaves_the_folder_or_is_no_picture_is_refused(start_server, tmp_path, relative):
+    folder = picture_folder(tmp_path)
+    path = write(folder, "posts.json", json.dumps([{"title": "t", "avatar": relative}]))
+    assert_one_clear_line(start_with(tmp_path, "--data", str(path)), 1, "posts.json", "entry 0", "avatar", "inside")
