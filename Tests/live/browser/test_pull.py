@@ -103,14 +103,18 @@ def test_mouse_released_under_the_threshold_requests_nothing(start_server, deskt
 
 
 def test_a_second_pull_while_refreshing_does_nothing(start_server, phone):
-    server = start_server("--delay-ms", "1500", seed="20")
-    tab = phone(server).open()
+    tab = phone(start_server(seed="20")).open()
+    # The refresh is held in the browser until the second pull is over, however long that takes.
+    held = []
+    tab.page.route("**/api/refresh*", lambda route: held.append(route))
     tab.touch_pull(220)
     tab.wait_state("refreshing")
     tab.touch_pull(220)
     tab.page.wait_for_timeout(200)
     assert tab.state() == "refreshing"
     assert tab.status() == "Updating…"
+    assert len(held) == 1
+    held[0].continue_()
     tab.wait_state("idle")
     tab.page.wait_for_timeout(300)
     assert len(tab.refresh_requests()) == 1
