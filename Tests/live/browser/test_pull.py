@@ -2,6 +2,7 @@
 import re
 
 from browser_api import api
+from conftest import Hold
 
 UPDATED = re.compile(r"^Last updated on \d\d/\d\d/\d{4} \d\d:\d\d [AP]M$")
 
@@ -11,8 +12,9 @@ def arrow_rotation(tab):
 
 
 def test_touch_pull_goes_through_every_state_and_shows_the_new_item(start_server, phone):
-    server = start_server("--delay-ms", "400", seed="20")
+    server = start_server(seed="20")
     tab = phone(server).open()
+    slow = Hold(tab.page, "**/api/refresh*")  # "Updating…" stays until the test has looked
     api(server, "POST", "/api/items", {"title": "Fresh from the oven", "body": "b", "author": "t"})
     assert tab.page.text_content(".ptr-updated") == "Not updated yet"
 
@@ -34,6 +36,7 @@ def test_touch_pull_goes_through_every_state_and_shows_the_new_item(start_server
     tab.wait_state("refreshing")
     assert tab.status() == "Updating…"
     assert tab.page.is_visible(".ptr-spinner")
+    slow.release()
     tab.wait_state("idle")
     assert tab.states() == ["idle", "pulling", "armed", "refreshing", "settling", "idle"]
     assert tab.status() == "1 new item"
@@ -100,14 +103,15 @@ def test_mouse_released_under_the_threshold_requests_nothing(start_server, deskt
 
 
 def test_a_second_pull_while_refreshing_does_nothing(start_server, phone):
-    server = start_server("--delay-ms", "1500", seed="20")
-    tab = phone(server).open()
+    tab = phone(start_server(seed="20")).open()
+    slow = Hold(tab.page, "**/api/refresh*")  # the first refresh runs until the second pull is over
     tab.touch_pull(220)
     tab.wait_state("refreshing")
     tab.touch_pull(220)
-    tab.page.wait_for_timeout(200)
+    tab.page.wait_for_timeout(200)  # the second pull's events are handled
     assert tab.state() == "refreshing"
     assert tab.status() == "Updating…"
+    slow.release()
     tab.wait_state("idle")
     tab.page.wait_for_timeout(300)
     assert len(tab.refresh_requests()) == 1
