@@ -63,6 +63,8 @@ class Tab:
         if wait_items:
             self.page.wait_for_selector("#feed article")
             wait_feed_idle(self.page)
+        # The script has made its panel: a Chinese page's runs on once its texts are fetched.
+        self.page.wait_for_selector(".ptr", state="attached")
         self.page.evaluate("""() => {
             const panel = document.querySelector('.ptr');
             window.__states = [panel.dataset.state];
