@@ -63,13 +63,22 @@ class Tab:
         if wait_items:
             self.page.wait_for_selector("#feed article")
             wait_feed_idle(self.page)
+        # The script has made its panel: a Chinese page's runs on once its texts are fetched.
+        self.page.wait_for_selector(".ptr", state="attached")
         self.page.evaluate("""() => {
             const panel = document.querySelector('.ptr');
             window.__states = [panel.dataset.state];
+            window.__times = [performance.now()];
             new MutationObserver(() => {
                 const s = panel.dataset.state;
-                if (__states[__states.length - 1] !== s) __states.push(s);
+                if (__states[__states.length - 1] !== s) { __states.push(s); __times.push(performance.now()); }
             }).observe(panel, { attributes: true, attributeFilter: ['data-state'] });
+            // A scroll (a fling, a smooth wheel) is under way until its scrollend; one the page
+            // makes without a scrollend (content that shrank under it) is over after half a second.
+            window.__moving = false;
+            window.__scrolled = 0;
+            addEventListener('scroll', () => { __moving = true; __scrolled = performance.now(); });
+            addEventListener('scrollend', () => { __moving = false; });
         }""")
         self.seen = 1  # the first recorded state is the one before anything happened
         return self
@@ -85,6 +94,16 @@ class Tab:
 
     def states(self):
         return self.page.evaluate("window.__states")
+
+    def lasted(self, state):
+        """How long (ms, the page's clock) the panel stayed in `state` the first time it was in it."""
+        return self.page.evaluate("s => { const i = __states.indexOf(s); return __times[i + 1] - __times[i]; }", state)
+
+    def wait_still(self):
+        """Waits until the page's scrolling has ended (its scrollend event: a fling or a smooth
+        wheel scroll has come to rest) and the window has followed."""
+        self.page.wait_for_function("() => !__moving || performance.now() - __scrolled > 500")
+        self.frames()
 
     def status(self):
         return self.page.text_content("[role=status]")

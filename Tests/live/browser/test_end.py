@@ -7,8 +7,6 @@ import pytest
 from browser_api import api
 from conftest import without_feed
 
-AT_REST = """() => new Promise(r => { const y = scrollY;
-    setTimeout(() => requestAnimationFrame(() => r(scrollY === y)), 200); })"""
 IDLE_AT_BOTTOM = """() => document.getElementById('more-text').textContent === 'No more items'
     && document.getElementById('feed').ariaBusy === 'false'
     && scrollY + innerHeight >= document.documentElement.scrollHeight - 1"""
@@ -27,7 +25,7 @@ def scroll_to_the_end(tab, touch):
             tab.page.mouse.move(640, 400)
             tab.page.mouse.wheel(0, 1500)
         tab.page.wait_for_timeout(100)  # the input's scroll events are delivered
-    tab.page.wait_for_function(AT_REST)
+    tab.wait_still()
     tab.page.wait_for_function(NO_SKELETONS)
     tab.frames()
     assert tab.page.evaluate(IDLE_AT_BOTTOM), "never reached the end"

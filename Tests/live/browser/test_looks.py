@@ -19,8 +19,8 @@ SKELETONS = """() => [...document.querySelectorAll('.skeleton')].map(n => { cons
 # Each article's top in the document and height with its gap, by id.
 ARTICLES = """() => Object.fromEntries([...document.querySelectorAll('#feed article')].map(a => { const r = a.getBoundingClientRect();
     return [a.dataset.id, { top: r.top + scrollY, outer: r.height + parseFloat(getComputedStyle(a).marginBottom) }]; }))"""
-AT_REST = """() => new Promise(r => { const y = scrollY;
-    setTimeout(() => requestAnimationFrame(() => r(scrollY === y)), 200); })"""
+SKELETON_ON_SCREEN = """() => [...document.querySelectorAll('#feed .skeleton')].some(n => {
+    const r = n.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; })"""
 FEED_IDLE = "() => document.getElementById('feed').ariaBusy === 'false'"
 NO_SKELETONS = "() => !document.querySelector('.skeleton')"
 
@@ -48,12 +48,13 @@ def test_skeleton_rows_wait_for_a_slow_page_and_the_articles_take_their_place(st
     tab = phone(start_server(seed="20"))  # two pages: once the held one is in, nothing more loads
     slow = Hold(tab.page, "**/api/items?*", when=lambda url: "before=" in url)
     tab.open()  # the first page came with `/`
-    for _ in range(20):  # flick down until the skeleton rows are on screen
+    tab.page.mouse.move(200, 500)
+    for _ in range(40):  # the wheel, which coasts no further than it is turned, until the skeletons show
         if any(r["onScreen"] for r in tab.page.evaluate(SKELETONS)):
             break
-        tab.swipe(500)
-        tab.page.wait_for_timeout(100)  # the flick's scroll events are delivered
-    tab.page.wait_for_function(AT_REST)
+        tab.page.mouse.wheel(0, 300)
+        tab.page.wait_for_timeout(100)  # the wheel's scroll events are delivered
+    tab.wait_still()
     rows = tab.page.evaluate(SKELETONS)
     assert rows and all(r["id"] is None and r["told"] == "nothing" for r in rows), rows
     assert tab.page.get_attribute("#more", "data-state") == "loading"
@@ -82,17 +83,22 @@ def test_skeletons_as_tall_as_their_articles_hold_the_window_after_a_jump_deep_i
         tab.page.keyboard.press("End")
         tab.page.wait_for_timeout(100)  # the scroll reaches the row under the feed
         tab.page.wait_for_function(FEED_IDLE)
-    tab.page.keyboard.press("End")
-    tab.page.wait_for_function(AT_REST)
-    tab.frames()
+    for _ in range(20):  # End until the last article is drawn, so measured: the bottom moves as they are
+        if tab.page.query_selector("#feed article[data-id='1']"):
+            break
+        tab.page.keyboard.press("End")
+        tab.page.wait_for_timeout(100)  # the scroll reaches the bottom
+        tab.frames()
+    tab.wait_still()
+    assert tab.page.query_selector("#feed article[data-id='1']")
     tab.page.keyboard.press("Home")  # the window's text near the end is dropped up here
     tab.page.wait_for_function("() => scrollY === 0")
     tab.page.wait_for_function(NO_SKELETONS)
     slow = Hold(tab.page, "**/api/items?*")
 
     tab.page.keyboard.press("End")  # the jump: the window's text is fetched again, slowly
-    tab.page.wait_for_selector("#feed .skeleton")
-    tab.page.wait_for_function(AT_REST)
+    tab.page.wait_for_function(SKELETON_ON_SCREEN)
+    tab.wait_still()
     rows = [r for r in tab.page.evaluate(SKELETONS) if r["onScreen"]]
     assert rows and all(r["id"] and r["told"] == "article true Loading…" for r in rows), rows
     assert tab.violations() == []
@@ -222,9 +228,11 @@ def test_axe_finds_nothing_in_any_state_of_the_feed(start_server, phone, scheme)
     tab.page.click(".compose summary")
     tab.page.wait_for_selector("#compose input[name=title]")
     found["post form"] = tab.violations()
+    slow = Hold(tab.page, "**/api/items?*", when=lambda url: "before=" in url)
     tab.page.evaluate("() => scrollTo(0, document.documentElement.scrollHeight)")
     tab.page.wait_for_selector("#wait .skeleton")
     found["loading more"] = tab.violations()
+    slow.release()
     tab.scroll_to_end()
     found["end"] = tab.violations()
     assert found == {state: [] for state in found}

@@ -2,6 +2,7 @@
 import re
 
 from browser_api import api
+from conftest import Hold
 
 UPDATED = re.compile(r"^Last updated on \d\d/\d\d/\d{4} \d\d:\d\d [AP]M$")
 
@@ -11,8 +12,9 @@ def arrow_rotation(tab):
 
 
 def test_touch_pull_goes_through_every_state_and_shows_the_new_item(start_server, phone):
-    server = start_server("--delay-ms", "400", seed="20")
+    server = start_server(seed="20")
     tab = phone(server).open()
+    slow = Hold(tab.page, "**/api/refresh*")  # "Updating…" stays until the test has looked
     api(server, "POST", "/api/items", {"title": "Fresh from the oven", "body": "b", "author": "t"})
     assert tab.page.text_content(".ptr-updated") == "Not updated yet"
 
@@ -27,14 +29,14 @@ def test_touch_pull_goes_through_every_state_and_shows_the_new_item(start_server
         tab.page.wait_for_timeout(16)
     tab.wait_state("armed")
     assert tab.status() == "Release to refresh…"
-    # The arrow turns over a transition: waited for until it has turned all the way.
-    tab.page.wait_for_function("() => getComputedStyle(document.querySelector('.ptr-arrow')).transform"
-                               ".startsWith('matrix(-1, ')")
+    tab.page.wait_for_timeout(350)  # the arrow's turn
+    assert arrow_rotation(tab).startswith("matrix(-1, ")
 
     tab.touch("touchEnd")
     tab.wait_state("refreshing")
     assert tab.status() == "Updating…"
     assert tab.page.is_visible(".ptr-spinner")
+    slow.release()
     tab.wait_state("idle")
     assert tab.states() == ["idle", "pulling", "armed", "refreshing", "settling", "idle"]
     assert tab.status() == "1 new item"
@@ -61,9 +63,7 @@ def test_the_panel_arms_after_126_px_of_finger_travel(start_server, phone):
 
 def test_touch_released_under_the_threshold_springs_back_and_requests_nothing(start_server, phone):
     tab = phone(start_server(seed="20")).open()
-    tab.touch_pull(80, release=False)
-    tab.wait_state("pulling")
-    tab.touch("touchEnd")
+    tab.touch_pull(80)
     tab.wait_state("idle")
     tab.page.wait_for_timeout(800)
     assert "pulling" in tab.states()
@@ -85,7 +85,9 @@ def test_mouse_drag_pulls_and_refreshes_on_the_desktop(start_server, desktop):
     tab.wait_state("pulling")
     tab.page.mouse.move(640, 300 + 220, steps=6)
     tab.wait_state("armed")
-    tab.refresh_by(tab.page.mouse.up)
+    tab.page.mouse.up()
+    tab.wait_state("refreshing")
+    tab.wait_state("idle")
     assert tab.states() == ["idle", "pulling", "armed", "pulling", "armed", "refreshing", "settling", "idle"]
     assert tab.status() == "No new items"
     assert len(tab.refresh_requests()) == 1
@@ -93,9 +95,7 @@ def test_mouse_drag_pulls_and_refreshes_on_the_desktop(start_server, desktop):
 
 def test_mouse_released_under_the_threshold_requests_nothing(start_server, desktop):
     tab = desktop(start_server(seed="20")).open()
-    tab.mouse_pull(90, release=False)
-    tab.wait_state("pulling")
-    tab.page.mouse.up()
+    tab.mouse_pull(90)
     tab.wait_state("idle")
     tab.page.wait_for_timeout(800)
     assert tab.states() == ["idle", "pulling", "idle"]
@@ -104,17 +104,14 @@ def test_mouse_released_under_the_threshold_requests_nothing(start_server, deskt
 
 def test_a_second_pull_while_refreshing_does_nothing(start_server, phone):
     tab = phone(start_server(seed="20")).open()
-    # The refresh is held in the browser until the second pull is over, however long that takes.
-    held = []
-    tab.page.route("**/api/refresh*", lambda route: held.append(route))
+    slow = Hold(tab.page, "**/api/refresh*")  # the first refresh runs until the second pull is over
     tab.touch_pull(220)
     tab.wait_state("refreshing")
     tab.touch_pull(220)
-    tab.page.wait_for_timeout(200)
+    tab.page.wait_for_timeout(200)  # the second pull's events are handled
     assert tab.state() == "refreshing"
     assert tab.status() == "Updating…"
-    assert len(held) == 1
-    held[0].continue_()
+    slow.release()
     tab.wait_state("idle")
     tab.page.wait_for_timeout(300)
     assert len(tab.refresh_requests()) == 1
@@ -138,7 +135,9 @@ def test_keyboard_refresh_with_tab_and_enter(start_server, desktop):
     api(server, "POST", "/api/items", {"title": "two", "body": "b", "author": "t"})
     api(server, "POST", "/api/items", {"title": "three", "body": "b", "author": "t"})
     assert tab.tab_to("refresh", presses=5)
-    tab.refresh_by(tab.page.keyboard.press, "Enter")
+    tab.page.keyboard.press("Enter")
+    tab.wait_state("refreshing")
+    tab.wait_state("idle")
     assert tab.status() == "3 new items"
     assert [t for t in tab.page.eval_on_selector_all("#feed article h2", "hs => hs.map(h => h.textContent)")[:3]] \
         == ["three", "two", "one"]
@@ -169,6 +168,8 @@ def test_chinese_texts_with_lang_zh(start_server, phone):
     tab.touch("touchMove", 200, 470)
     tab.wait_state("armed")
     assert tab.status() == "松开立即刷新"
-    tab.refresh_by(tab.touch, "touchEnd")
+    tab.touch("touchEnd")
+    tab.wait_state("idle")
+    assert "refreshing" in tab.states()
     assert tab.status() == "没有新内容"
     assert tab.page.text_content(".ptr-updated").startswith("最后更新：")
