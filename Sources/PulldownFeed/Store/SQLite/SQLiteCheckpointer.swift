@@ -28,6 +28,11 @@ final class SQLiteCheckpointer: Sendable {
     /// Checkpoints run so far (for tests).
     var checkpointsRun: Int { completed.load(ordering: .relaxed) }
 
+    /// Returns once every checkpoint scheduled so far has run (for tests: no polling).
+    func waitForScheduledCheckpoints() {
+        queue.sync {}
+    }
+
     /// Takes over `writer`'s checkpoints: SQLite's automatic one is replaced by the hook.
     func watch(_ writer: SQLiteConnection) {
         sqlite3_wal_hook(writer.handle, walHook, Unmanaged.passUnretained(self).toOpaque())
