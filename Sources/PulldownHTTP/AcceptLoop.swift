@@ -35,9 +35,6 @@ final class AcceptLoop: Sendable {
         close(wakeWrite)
     }
 
-    /// Connections accepted and not yet closed.
-    var openConnections: Int { gate.withLock { $0.open } }
-
     /// Starts accepting on `socket` (listening, non-blocking), handing each connection to `handover`.
     func start(socket: Int32, handover: @escaping Handover) {
         let finished = DispatchSemaphore(value: 0)
