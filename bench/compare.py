@@ -4,7 +4,8 @@
 `make bench` compares Pulldown with nginx; this compares a build with the one before it, the
 way a change that should cost nothing is checked: both run at once, each on a store it seeded
 with the same 100,000 items, and wrk (2 threads, 64 connections, loopback) alternates between them, round after round,
-on the newest page and on `/` (gzip). Prints medians and the ratio new / old.
+on the newest page, on `/` (gzip) and on `POST /api/refresh` (1,000 sessions each). Prints
+medians and the ratio new / old.
 
     make compare ARGS="old/pulldown .build/release/pulldown"
     make compare ARGS="old/pulldown .build/release/pulldown --rounds 5 --seconds 5"
@@ -13,7 +14,7 @@ import argparse
 import pathlib
 import tempfile
 
-from load import alternate
+from load import alternate, issue_sessions, refresh_script
 from pulldownkit.server import start_server
 from servers import BUNDLE
 
@@ -38,8 +39,13 @@ def main():
         try:
             print(f"{args.rounds} alternating rounds of {args.seconds} s per build, wrk -t2 -c64\n")
             print(f"{'request':<13} {'build':<6} {'req/s':>9} {'p50 ms':>7} {'p99 ms':>7}")
-            for label, (path, headers) in PATHS.items():
-                targets = [(name, server.url + path, {"headers": headers}) for name, server in servers.items()]
+            comparisons = {label: [(name, server.url + path, {"headers": headers}) for name, server in servers.items()]
+                           for label, (path, headers) in PATHS.items()}
+            # A session belongs to the server that issued it, so each build refreshes its own.
+            comparisons["refresh"] = [(name, server.url + "/api/refresh",
+                                       {"script": refresh_script(folder, issue_sessions(server.port, 1000), f"{name}.lua")})
+                                      for name, server in servers.items()]
+            for label, targets in comparisons.items():
                 medians = alternate(targets, args.rounds, args.seconds)
                 for name in servers:
                     figures = medians[name]
