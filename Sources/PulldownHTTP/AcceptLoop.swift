@@ -7,12 +7,12 @@ import Synchronization
 /// libmicrohttpd runs without a listening socket of its own (`MHD_USE_NO_LISTEN_SOCKET`): its
 /// `MHD_quiesce_daemon` races with busy worker threads over the listening socket and can abort
 /// the process (0.9.75, and still in 1.0.1). Here stopping to accept is ending this thread and
-/// closing the socket, which nothing else touches. `AcceptGate` holds the connection limit.
+/// closing the socket, which nothing else touches. `AcceptLoopState` holds the connection limit.
 final class AcceptLoop: Sendable {
     /// Hands an accepted socket to libmicrohttpd; false when it refused (it has closed the socket).
     typealias Handover = @Sendable (_ socket: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Bool
 
-    private let gate: Mutex<AcceptGate>
+    private let state: Mutex<AcceptLoopState>
     /// Written to wake the thread: a stop, or a slot freed while it waits at the limit.
     private let wakeRead: Int32
     private let wakeWrite: Int32
@@ -20,7 +20,7 @@ final class AcceptLoop: Sendable {
     private let running = Mutex<(socket: Int32, finished: DispatchSemaphore)?>(nil)
 
     init(limit: Int) {
-        gate = Mutex(AcceptGate(limit: limit))
+        state = Mutex(AcceptLoopState(limit: limit))
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { fatalError("pulldown: cannot create a pipe: \(String(cString: strerror(errno)))") }
         for end in ends {
@@ -49,13 +49,13 @@ final class AcceptLoop: Sendable {
 
     /// libmicrohttpd reported a connection closed: its slot is free.
     func connectionClosed() {
-        if gate.withLock({ $0.closed() }) { wake() }
+        if state.withLock({ $0.closed() }) { wake() }
     }
 
     /// Stops accepting and closes the listening socket; returns once the thread has ended.
     /// Connections still in the backlog are refused by the kernel from then on.
     func stop() {
-        guard let (socket, finished) = running.withLock({ state in defer { state = nil }; return state }) else { return }
+        guard let (socket, finished) = running.withLock({ current in defer { current = nil }; return current }) else { return }
         stopping.store(true, ordering: .relaxed)
         wake()
         finished.wait()
@@ -68,7 +68,7 @@ final class AcceptLoop: Sendable {
     }
 
     private func run(socket: Int32, handover: Handover) {
-        var step = AcceptGate.Step.accept
+        var step = AcceptLoopState.Step.accept
         while !stopping.load(ordering: .relaxed) {
             switch step {
             case .waitForClose:
@@ -84,7 +84,7 @@ final class AcceptLoop: Sendable {
                     }
                 }
                 if client >= 0 {
-                    gate.withLock { $0.accepted() }
+                    state.withLock { $0.accepted() }
                     let taken = withUnsafePointer(to: &address) {
                         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { handover(client, $0, length) }
                     }
@@ -92,7 +92,7 @@ final class AcceptLoop: Sendable {
                 } else if errno == EAGAIN || errno == EWOULDBLOCK {
                     waitForWake(socket: socket, milliseconds: -1)
                 } else {
-                    let failure = gate.withLock { $0.acceptFailed(error: errno) }
+                    let failure = state.withLock { $0.acceptFailed(error: errno) }
                     if let warning = failure.warning { FileHandle.standardError.write(Data((warning + "\n").utf8)) }
                     if case .backOff = failure.step {
                         step = failure.step
@@ -100,7 +100,7 @@ final class AcceptLoop: Sendable {
                     }
                 }
             }
-            step = gate.withLock { $0.nextStep() }
+            step = state.withLock { $0.nextStep() }
         }
     }
 

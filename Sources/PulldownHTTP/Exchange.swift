@@ -2,27 +2,30 @@ import CMicroHTTPD
 import Foundation
 import Synchronization
 
-/// One request on one connection, from its request line to the end of its answer, as the
-/// connection's thread sees it: what is read, what was answered, for the access log.
+/// One request on one connection: the driver of its `ExchangeState`. The C callbacks turn
+/// libmicrohttpd's calls into its events; it carries out the actions the machine returns
+/// (stop the read deadline, run the handler, queue, suspend, resume) and keeps what the access
+/// log needs.
 ///
-/// libmicrohttpd calls the access handler several times per request (headers, body pieces, end
-/// of body, again after a resume), always on the connection's thread; this object carries what
-/// those calls share. The answer may come from any thread: it arrives through `answer`.
-final class Exchange {
+/// @unchecked Sendable: an answer may arrive on any thread, and everything it reaches
+/// (`complete(with:)`) goes through `state`'s lock. The rest (`head`, `status`, the bytes sent)
+/// is used only on the connection's thread, where libmicrohttpd makes every call for it.
+final class Exchange: @unchecked Sendable {
     let rawTarget: String
     /// When the request began, for the access log; nil when there is none (reading the clock is
     /// a per-request cost).
     let startedAt: ContinuousClock.Instant?
-    let answer: ExchangeAnswer
+    let connection: Connection
+    private let server: ServerCore
+    private let state = Mutex(ExchangeState<HTTPResponse>())
 
-    var headersSeen = false
-    var method = ""
-    var headers = HTTPHeaders(minimumCapacity: 16)
-    var body: [UInt8] = []
-    /// The body passed the limit; what is left of it is dropped and the answer is 413.
-    var bodyTooLarge = false
-    var status: Int?
-    /// The body's length, for the access log; a streamed body counts what it has sent.
+    /// The method and headers, once the head is read.
+    private(set) var method = ""
+    private(set) var headers = HTTPHeaders(minimumCapacity: 16)
+    private(set) var headRead = false
+    /// The answer's status and body length, for the access log; a streamed body counts what it
+    /// has sent.
+    private(set) var status: Int?
     var bytesSent: Int { stream?.bytesSent ?? fixedBodyBytes }
     private var fixedBodyBytes = 0
     private var stream: ResponseStream?
@@ -30,24 +33,77 @@ final class Exchange {
     init(connection: OpaquePointer, rawTarget: String, server: ServerCore) {
         self.rawTarget = rawTarget
         self.startedAt = server.configuration.accessLog ? ContinuousClock.now : nil
-        self.answer = ExchangeAnswer(connection: connection, server: server)
+        self.connection = Connection(pointer: connection)
+        self.server = server
     }
 
-    /// Queues an answer right away (errors found while reading).
-    func answerEarly(_ response: HTTPResponse) {
-        queue(answer.early(response))
+    // MARK: Events from the C callbacks, on the connection's thread
+
+    /// The head arrived (the first call of the access handler): checks it, and refuses it now
+    /// if it must be refused before its body is read.
+    func readHead(method: String, isHTTP11: Bool, headers: HTTPHeaders) {
+        self.method = method
+        self.headers = headers
+        headRead = true
+        let refusal = requestHeadRefusal(isHTTP11: isHTTP11, headers: headers, bodyLimit: server.configuration.maxBodySize)
+        perform(state.withLock { $0.headRead(refusal: refusal?.response) })
     }
 
-    /// The handler has returned: queues its answer, or leaves the connection suspended.
-    func answerOrSuspend() {
-        if let response = answer.handlerReturned() { queue(response) }
+    func readBody(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let limit = server.configuration.maxBodySize
+        state.withLock { $0.bodyRead(bytes, limit: limit) }
     }
 
-    /// True when this call of the access handler is the one after a resume; its answer is queued.
-    func answerAfterResume() -> Bool {
-        guard let response = answer.resumeArrived() else { return false }
-        queue(response)
-        return true
+    /// The request is complete, or the connection was resumed with its answer.
+    func readyToAnswer() {
+        perform(state.withLock { $0.readyToAnswer() })
+    }
+
+    // MARK: The answer, from any thread
+
+    /// Delivers the answer. The first answer wins; a late one is dropped.
+    func complete(with response: HTTPResponse) {
+        perform(state.withLock { $0.complete(with: response) })
+    }
+
+    // MARK: Actions
+
+    private func perform(_ action: ExchangeState<HTTPResponse>.Action) {
+        switch action {
+        case .none:
+            break
+        case .refuse(let response):
+            ReadDeadlines.stopReading(connection.pointer)
+            queue(response)
+        case .refuseBodyTooLarge:
+            ReadDeadlines.stopReading(connection.pointer)
+            queue(Problem.contentTooLarge(limit: server.configuration.maxBodySize).response)
+        case .handle(let body):
+            ReadDeadlines.stopReading(connection.pointer)
+            handle(body: body)
+            perform(state.withLock { $0.handlerReturned() })
+        case .queue(let response):
+            queue(response)
+        case .suspend:
+            guard server.suspended.register(self) else {
+                perform(state.withLock { $0.suspensionRefused(stoppingAnswer: ServerCore.stoppingResponse) })
+                return
+            }
+            MHD_suspend_connection(connection.pointer)
+            perform(state.withLock { $0.suspended() })
+        case .resume:
+            server.suspended.unregister(self)
+            MHD_resume_connection(connection.pointer)
+        }
+    }
+
+    private func handle(body: [UInt8]) {
+        switch RequestTarget.parse(rawTarget) {
+        case .success(let target):
+            server.handler(HTTPRequest(method: method, target: target, headers: headers, body: body), Responder(self))
+        case .failure(let failure):
+            complete(with: Problem.badRequest("The request target is malformed (\(failure)).").response)
+        }
     }
 
     private func queue(_ response: HTTPResponse) {
@@ -55,59 +111,8 @@ final class Exchange {
         // HEAD and 304 answers state the body's length but send no body.
         fixedBodyBytes = method == "HEAD" || response.status == 304 ? 0 : response.body.count
         stream = response.stream
-        response.stream?.attach(to: answer.connection, server: answer.server)
-        answer.connection.queue(response)
-    }
-}
-
-/// Where the answer to one exchange arrives, from any thread. Holds the request's life
-/// (`ExchangeState`) behind a lock and makes the C calls its actions ask for after releasing it.
-final class ExchangeAnswer: Sendable {
-    let connection: Connection
-    let server: ServerCore
-    private let state = Mutex(ExchangeState())
-
-    init(connection: OpaquePointer, server: ServerCore) {
-        self.connection = Connection(pointer: connection)
-        self.server = server
-    }
-
-    var isReading: Bool { state.withLock { $0.isReading } }
-
-    func handlerStarted() {
-        state.withLock { $0.handlerStarted() }
-    }
-
-    /// Delivers the answer, from any thread. The first answer wins; a late one is dropped.
-    func complete(with response: HTTPResponse) {
-        perform(state.withLock { $0.complete(with: response) })
-    }
-
-    // The rest runs on the connection's thread; what they return is queued by `Exchange`.
-
-    fileprivate func early(_ response: HTTPResponse) -> HTTPResponse {
-        state.withLock { $0.answerEarly(response) }.response!
-    }
-
-    fileprivate func handlerReturned() -> HTTPResponse? {
-        let action = state.withLock { $0.handlerReturned() }
-        guard case .suspend = action else { return action.response }
-        guard server.suspended.register(self) else {
-            return state.withLock { $0.suspensionRefused(stoppingAnswer: ServerCore.stoppingResponse) }.response
-        }
-        MHD_suspend_connection(connection.pointer)
-        perform(state.withLock { $0.suspended() })
-        return nil
-    }
-
-    fileprivate func resumeArrived() -> HTTPResponse? {
-        state.withLock { $0.resumeArrived() }?.response
-    }
-
-    private func perform(_ action: ExchangeState.Action) {
-        guard case .resume = action else { return }
-        server.suspended.unregister(self)
-        MHD_resume_connection(connection.pointer)
+        response.stream?.attach(to: connection, server: server)
+        connection.queue(response)
     }
 }
 
@@ -124,13 +129,5 @@ struct Connection: @unchecked Sendable {
             _ = MHD_queue_response(pointer, UInt32(response.status), handle)
             MHD_destroy_response(handle)
         }
-    }
-}
-
-extension ExchangeState.Action {
-    /// The answer to queue, for `.queue`.
-    var response: HTTPResponse? {
-        if case .queue(let response) = self { return response }
-        return nil
     }
 }

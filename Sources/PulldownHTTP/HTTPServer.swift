@@ -59,14 +59,14 @@ final class ServerCore: Sendable {
     let inFlight = Atomic<Int>(0)
     /// Answers waiting suspended; closed once the stop has answered them, after which none may
     /// suspend (libmicrohttpd aborts if it stops with a suspended connection).
-    let suspended = ClosingRegistry<ExchangeAnswer>()
+    let suspended = ClosingRegistry<Exchange>()
     /// Open streamed bodies; closed once the stop has closed them, after which a new one is
     /// closed as soon as it is attached.
     let streams = ClosingRegistry<ResponseStream>()
     /// Accepts connections and holds the connection limit (libmicrohttpd has no listening socket).
     let acceptLoop: AcceptLoop
     private let running = Mutex<RunningDaemon?>(nil)
-    private let stopSequence: Mutex<StopSequence>
+    private let stopState: Mutex<StopState>
     /// The whole-request deadline; nil when connections may stay forever (timeout 0).
     let deadlines: ReadDeadlines?
 
@@ -82,7 +82,7 @@ final class ServerCore: Sendable {
         self.configuration = configuration
         self.handler = handler
         self.deadlines = configuration.connectionTimeout > 0 ? ReadDeadlines(limit: configuration.connectionTimeout) : nil
-        self.stopSequence = Mutex(StopSequence(gracePeriod: configuration.stopGracePeriod))
+        self.stopState = Mutex(StopState(gracePeriod: configuration.stopGracePeriod))
         self.acceptLoop = AcceptLoop(limit: Int(configuration.connectionLimit))
     }
 
@@ -132,12 +132,12 @@ final class ServerCore: Sendable {
     }
 
     /// Where the stop sequence is (for tests that wait on it).
-    var stopPhase: StopSequence.Phase { stopSequence.withLock { $0.phase } }
+    var stopPhase: StopState.Phase { stopState.withLock { $0.phase } }
 
-    /// Carries out the `StopSequence`, measuring its periods on the configured clock.
+    /// Carries out the `StopState`, measuring its periods on the configured clock.
     func stop() {
         let clock = configuration.clock
-        guard stopSequence.withLock({ $0.begin(now: clock.now()) }) == .stopAccepting,
+        guard stopState.withLock({ $0.begin(now: clock.now()) }) == .stopAccepting,
               let daemon = running.withLock({ $0 }) else { return }
         // Stop accepting: the accept loop ends and closes the listening socket. Streams never
         // finish by themselves: they are closed now, not at the end of the grace period.
@@ -145,12 +145,12 @@ final class ServerCore: Sendable {
         for stream in streams.close() { stream.close() }
         while true {
             let inFlight = inFlight.load(ordering: .relaxed)
-            switch stopSequence.withLock({ $0.step(now: clock.now(), inFlight: inFlight) }) {
+            switch stopState.withLock({ $0.step(now: clock.now(), inFlight: inFlight) }) {
             case .wait:
                 Thread.sleep(forTimeInterval: 0.005)
             case .answerWaiting:
                 // A request arriving on a kept-alive connection from now on is answered 503 at once.
-                for answer in suspended.close() { answer.complete(with: Self.stoppingResponse) }
+                for exchange in suspended.close() { exchange.complete(with: Self.stoppingResponse) }
             case .stopThreads:
                 MHD_stop_daemon(daemon.daemon)
                 deadlines?.stop()

@@ -11,8 +11,8 @@ public struct Responder: Sendable {
         self.deliver = deliver
     }
 
-    init(_ answer: ExchangeAnswer) {
-        self.deliver = { answer.complete(with: $0) }
+    init(_ exchange: Exchange) {
+        self.deliver = { exchange.complete(with: $0) }
     }
 
     public func send(_ response: HTTPResponse) {

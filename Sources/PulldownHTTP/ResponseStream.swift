@@ -10,7 +10,7 @@ import Synchronization
 /// at the next write, since a suspended connection is not watched).
 public final class ResponseStream: Sendable {
     private struct Shared {
-        var state: StreamState
+        var state: ResponseStreamState
         /// The connection, once the response is queued on it.
         var connection: Connection?
         var server: ServerCore?
@@ -23,7 +23,7 @@ public final class ResponseStream: Sendable {
 
     /// `maxPendingBytes`: how far a slow reader may fall behind before the stream is closed.
     public init(maxPendingBytes: Int = 256 * 1024) {
-        shared = Mutex(Shared(state: StreamState(maxPendingBytes: maxPendingBytes)))
+        shared = Mutex(Shared(state: ResponseStreamState(maxPendingBytes: maxPendingBytes)))
     }
 
     /// Appends bytes to the body. Arrays are shared, not copied: write one event to many streams
@@ -62,7 +62,7 @@ public final class ResponseStream: Sendable {
         if ended { handler() }
     }
 
-    private func wake(_ result: (StreamState.Wake, Connection?)) {
+    private func wake(_ result: (ResponseStreamState.Wake, Connection?)) {
         guard result.0 == .resume, let connection = result.1 else { return }
         MHD_resume_connection(connection.pointer)
     }

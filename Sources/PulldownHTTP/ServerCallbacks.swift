@@ -50,96 +50,35 @@ let connectionChanged: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?,
     }
 }
 
+/// Adds one header to the `HTTPHeaders` its context points to.
 let collectHeader: @convention(c) (UnsafeMutableRawPointer?, MHD_ValueKind, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> MHD_Result = { context, _, key, value in
     guard let context, let key else { return .YES }
-    let exchange = Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue()
-    exchange.headers.add(String(cString: key), value.map { String(cString: $0) } ?? "")
+    context.assumingMemoryBound(to: HTTPHeaders.self).pointee.add(String(cString: key), value.map { String(cString: $0) } ?? "")
     return .YES
 }
 
-/// The access handler: called with the headers, with each piece of body, at the end of the
-/// body, and once more after a resume.
-let handleAccess: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result = { context, connection, _, method, version, uploadData, uploadSize, slot in
-    guard let context, let connection, let slot, let pointer = slot.pointee, let uploadSize else { return .NO }
-    let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
+/// The access handler: called with the head, with each piece of body, at the end of the body,
+/// and once more after a resume. Each call becomes one event of the request's `Exchange`.
+let handleAccess: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result = { _, connection, _, method, version, uploadData, uploadSize, slot in
+    guard let connection, let slot, let pointer = slot.pointee, let uploadSize else { return .NO }
     let exchange = Unmanaged<Exchange>.fromOpaque(pointer).takeUnretainedValue()
-    let limit = core.configuration.maxBodySize
-
-    if !exchange.headersSeen {
-        // First call: headers only. Answering now would make libmicrohttpd close the
-        // connection, so the answer waits for a later call (keep-alive stays on).
-        exchange.headersSeen = true
-        exchange.method = method.map { String(cString: $0) } ?? ""
-        _ = MHD_get_connection_values(connection, .HEADER_KIND, collectHeader, pointer)
-        if let declared = exchange.headers["Content-Length"].flatMap(Int.init), declared > limit {
-            // Refuse before reading: the connection closes after the answer, so the unread
-            // body never gets parsed as the next request.
-            ReadDeadlines.stopReading(connection)
-            exchange.answerEarly(Problem.contentTooLarge(limit: limit).response)
-        } else if let problem = unsupportedTransferCoding(exchange.headers.values(for: "Transfer-Encoding")) {
-            // libmicrohttpd frames only `chunked`; with any other coding it waits for a body
-            // whose end it cannot find. Refuse now, before reading (RFC 9112, section 6.3).
-            ReadDeadlines.stopReading(connection)
-            exchange.answerEarly(problem.response)
-        } else if !exchange.headers.contains("Host"), let version, strcmp(version, "HTTP/1.1") == 0 {
-            // RFC 9112, section 3.2: an HTTP/1.1 request without Host is answered 400.
-            ReadDeadlines.stopReading(connection)
-            exchange.answerEarly(Problem.badRequest("An HTTP/1.1 request must have a Host header.").response)
-        }
-        return .YES
-    }
-
-    if uploadSize.pointee > 0 {
-        if exchange.answer.isReading && !exchange.bodyTooLarge {
-            if exchange.body.count + uploadSize.pointee > limit {
-                // libmicrohttpd refuses a response queued in the middle of the body, so the
-                // rest is read and dropped, and the 413 goes out once the request is complete.
-                exchange.bodyTooLarge = true
-                exchange.body = []
-            } else if let uploadData {
-                uploadData.withMemoryRebound(to: UInt8.self, capacity: uploadSize.pointee) {
-                    exchange.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: uploadSize.pointee))
-                }
+    if !exchange.headRead {
+        // The first call carries the head only. An answer queued now makes libmicrohttpd close
+        // the connection, which is right for a refused head and wrong otherwise: the handler's
+        // answer waits for the call at the end of the body (keep-alive stays on).
+        var headers = HTTPHeaders(minimumCapacity: 16)
+        _ = withUnsafeMutablePointer(to: &headers) { MHD_get_connection_values(connection, .HEADER_KIND, collectHeader, $0) }
+        exchange.readHead(method: method.map { String(cString: $0) } ?? "",
+                          isHTTP11: version.map { strcmp($0, "HTTP/1.1") == 0 } ?? false, headers: headers)
+    } else if uploadSize.pointee > 0 {
+        if let uploadData {
+            uploadData.withMemoryRebound(to: UInt8.self, capacity: uploadSize.pointee) {
+                exchange.readBody(UnsafeBufferPointer(start: $0, count: uploadSize.pointee))
             }
         }
         uploadSize.pointee = 0
-        return .YES
+    } else {
+        exchange.readyToAnswer()
     }
-
-    if exchange.answerAfterResume() { return .YES }
-    guard exchange.answer.isReading else { return .YES }
-    ReadDeadlines.stopReading(connection)
-    if exchange.bodyTooLarge {
-        exchange.answerEarly(Problem.contentTooLarge(limit: limit).response)
-        return .YES
-    }
-
-    exchange.answer.handlerStarted()
-    switch RequestTarget.parse(exchange.rawTarget) {
-    case .success(let target):
-        let request = HTTPRequest(method: exchange.method, target: target, headers: exchange.headers, body: exchange.body)
-        exchange.body = []
-        core.handler(request, Responder(exchange.answer))
-    case .failure(let failure):
-        exchange.answer.complete(with: Problem.badRequest("The request target is malformed (\(failure)).").response)
-    }
-    exchange.answerOrSuspend()
     return .YES
-}
-
-/// The refusal for a request whose transfer codings are not exactly `chunked`: 400 when chunked
-/// is not the last coding (the body cannot be framed), 501 for a coding this server does not know.
-func unsupportedTransferCoding(_ values: [String]) -> Problem? {
-    guard !values.isEmpty else { return nil }
-    let codings = values.flatMap { $0.split(separator: ",") }
-        .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-    if codings == ["chunked"] { return nil }
-    let headers = HTTPHeaders([("Connection", "close")])
-    guard codings.last == "chunked" else {
-        return Problem(status: 400, title: "Bad Request",
-                       detail: "The body's length cannot be known: Transfer-Encoding must end with chunked.",
-                       headers: headers)
-    }
-    return Problem(status: 501, title: "Not Implemented",
-                   detail: "Only the chunked transfer coding is supported.", headers: headers)
 }

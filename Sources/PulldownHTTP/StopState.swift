@@ -4,7 +4,7 @@
 ///
 /// `ServerCore.stop()` feeds it the time and the number of requests in flight, and carries out
 /// the actions; tests drive it with any times they like.
-struct StopSequence {
+struct StopState {
     enum Phase: Equatable {
         case running
         /// No new connections; in-flight requests may finish until `deadline`.

@@ -2,11 +2,11 @@ import XCTest
 @testable import PulldownHTTP
 
 /// The stop's steps at chosen times, without a server.
-final class StopSequenceTests: XCTestCase {
+final class StopStateTests: XCTestCase {
     private let start = ContinuousClock.now
 
     func testNothingInFlightStopsAtOnce() {
-        var stop = StopSequence(gracePeriod: .milliseconds(600))
+        var stop = StopState(gracePeriod: .milliseconds(600))
         XCTAssertEqual(stop.begin(now: start), .stopAccepting)
         XCTAssertEqual(stop.step(now: start, inFlight: 0), .answerWaiting)
         XCTAssertEqual(stop.step(now: start, inFlight: 0), .stopThreads)
@@ -15,7 +15,7 @@ final class StopSequenceTests: XCTestCase {
     }
 
     func testInFlightRequestsGetTheGracePeriodThenTheWaitingAreAnswered() {
-        var stop = StopSequence(gracePeriod: .milliseconds(600), flushPeriod: .milliseconds(200))
+        var stop = StopState(gracePeriod: .milliseconds(600), flushPeriod: .milliseconds(200))
         _ = stop.begin(now: start)
         XCTAssertEqual(stop.step(now: start + .milliseconds(599), inFlight: 3), .wait)
         XCTAssertEqual(stop.step(now: start + .milliseconds(600), inFlight: 3), .answerWaiting)
@@ -25,7 +25,7 @@ final class StopSequenceTests: XCTestCase {
     }
 
     func testRequestsFinishingWithinTheGracePeriodEndItEarly() {
-        var stop = StopSequence(gracePeriod: .seconds(10))
+        var stop = StopState(gracePeriod: .seconds(10))
         _ = stop.begin(now: start)
         XCTAssertEqual(stop.step(now: start + .milliseconds(5), inFlight: 1), .wait)
         XCTAssertEqual(stop.step(now: start + .milliseconds(6), inFlight: 0), .answerWaiting)
@@ -33,7 +33,7 @@ final class StopSequenceTests: XCTestCase {
     }
 
     func testASecondStopDoesNothing() {
-        var stop = StopSequence(gracePeriod: .milliseconds(600))
+        var stop = StopState(gracePeriod: .milliseconds(600))
         XCTAssertEqual(stop.begin(now: start), .stopAccepting)
         XCTAssertEqual(stop.begin(now: start), .none)
     }

@@ -2,34 +2,15 @@
 ///
 /// Writers on any thread append chunks; libmicrohttpd's content reader, on the connection's
 /// thread, takes them. When there is nothing to take, the reader suspends the connection (so
-/// it costs no thread and no busy loop), and the next write or the close resumes it:
-///
-/// ```
-/// flowing ──read, nothing pending──▶ suspending ──suspended()──▶ suspended
-///    ▲                                   │ (a write or close came           │ write / close
-///    └──────── read ◀── resuming ◀───────┘  meanwhile: resume at once) ◀────┘
-/// ```
+/// it costs no thread and no busy loop), and the next write or the close resumes it: the
+/// `Suspension` machine, shared with requests waiting for their answer, with "work" meaning
+/// bytes to send or the end to send.
 ///
 /// Chunks are kept as the arrays they were written as, so one event written to many streams is
 /// one buffer shared by all of them, never copied until it goes into a socket's buffer.
-struct StreamState {
-    enum Phase: Equatable {
-        /// libmicrohttpd may call the reader.
-        case flowing
-        /// The reader found nothing and is suspending the connection.
-        case suspending
-        /// The connection waits for a write or the close.
-        case suspended
-        /// A write or the close resumed it; the reader will be called again.
-        case resuming
-    }
-
+struct ResponseStreamState {
     /// What the writer must do once it has released the lock.
-    enum Wake: Equatable {
-        case none
-        /// Resume the suspended connection.
-        case resume
-    }
+    typealias Wake = Suspension.Wake
 
     /// What the content reader returns.
     enum Read: Equatable {
@@ -44,7 +25,7 @@ struct StreamState {
     /// Bytes written and not yet sent past which the reader is taken to be too slow: the
     /// stream is closed (a client that reconnects catches up from its own cursor).
     let maxPendingBytes: Int
-    private(set) var phase = Phase.flowing
+    private(set) var suspension = Suspension()
     private(set) var isClosed = false
     /// True when the stream was closed because its reader fell too far behind.
     private(set) var overflowed = false
@@ -90,13 +71,12 @@ struct StreamState {
 
     /// The content reader: copies pending bytes into `buffer`.
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> Read {
-        precondition(phase == .flowing || phase == .resuming, "read in \(phase)")
-        phase = .flowing
-        guard pendingBytes > 0 else {
-            if isClosed { return .end }
-            phase = .suspending
+        suspension.calledAgain()
+        guard hasWork else {
+            suspension.beginSuspending()
             return .suspend
         }
+        guard pendingBytes > 0 else { return .end }
         var written = 0
         while written < buffer.count, head < pending.count {
             let chunk = pending[head]
@@ -125,21 +105,16 @@ struct StreamState {
 
     /// The connection is now suspended; a write or close that came meanwhile resumes it at once.
     mutating func suspended() -> Wake {
-        precondition(phase == .suspending, "suspended in \(phase)")
-        if pendingBytes > 0 || isClosed {
-            phase = .resuming
-            return .resume
-        }
-        phase = .suspended
-        return .none
+        suspension.suspended(workArrived: hasWork)
     }
 
     /// Resumes a waiting connection that has something to send (or to end).
     mutating func wake() -> Wake {
-        guard phase == .suspended, pendingBytes > 0 || isClosed else { return .none }
-        phase = .resuming
-        return .resume
+        hasWork ? suspension.workArrived() : .none
     }
+
+    /// Bytes to send, or the end to send.
+    private var hasWork: Bool { pendingBytes > 0 || isClosed }
 
     private mutating func dropPending() {
         pending.removeAll(keepingCapacity: false)

@@ -6,7 +6,7 @@ import Glibc
 /// accepted until libmicrohttpd reports them closed. At the limit the loop stops accepting and
 /// the kernel's backlog holds the rest; the close that frees a slot wakes it. Out of file
 /// descriptors it backs off instead of spinning on a backlog it cannot drain, and says so once.
-struct AcceptGate: Equatable {
+struct AcceptLoopState: Equatable {
     enum Step: Equatable {
         /// Accept the next connection (or wait for one to arrive).
         case accept

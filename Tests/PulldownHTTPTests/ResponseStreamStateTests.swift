@@ -2,9 +2,9 @@ import XCTest
 @testable import PulldownHTTP
 
 /// A streamed body without a server: writes, reads into small buffers, suspensions, the end.
-final class StreamStateTests: XCTestCase {
+final class ResponseStreamStateTests: XCTestCase {
     /// Reads once into a buffer of `size` bytes; the text read, or what the reader said instead.
-    private func read(_ state: inout StreamState, size: Int = 64) -> String {
+    private func read(_ state: inout ResponseStreamState, size: Int = 64) -> String {
         var buffer = [UInt8](repeating: 0, count: size)
         let result = buffer.withUnsafeMutableBytes { state.read(into: $0) }
         switch result {
@@ -15,7 +15,7 @@ final class StreamStateTests: XCTestCase {
     }
 
     func testWrittenChunksAreReadInOrderAcrossSmallBuffers() {
-        var state = StreamState(maxPendingBytes: 1024)
+        var state = ResponseStreamState(maxPendingBytes: 1024)
         XCTAssertEqual(state.write(Array("retry: 1000\n\n".utf8)), .none)
         XCTAssertEqual(state.write(Array("data: x\n\n".utf8)), .none)
         XCTAssertEqual(read(&state, size: 5), "retry")
@@ -24,17 +24,17 @@ final class StreamStateTests: XCTestCase {
     }
 
     func testNothingToReadSuspendsAndTheNextWriteResumes() {
-        var state = StreamState(maxPendingBytes: 1024)
+        var state = ResponseStreamState(maxPendingBytes: 1024)
         XCTAssertEqual(read(&state), "<suspend>")
         XCTAssertEqual(state.suspended(), .none)
-        XCTAssertEqual(state.phase, .suspended)
+        XCTAssertEqual(state.suspension.phase, .suspended)
         XCTAssertEqual(state.write(Array("a".utf8)), .resume)
         XCTAssertEqual(state.write(Array("b".utf8)), .none, "one resume is enough")
         XCTAssertEqual(read(&state), "ab")
     }
 
     func testAWriteWhileSuspendingResumesAsSoonAsTheSuspensionIsDone() {
-        var state = StreamState(maxPendingBytes: 1024)
+        var state = ResponseStreamState(maxPendingBytes: 1024)
         XCTAssertEqual(read(&state), "<suspend>")
         XCTAssertEqual(state.write(Array("a".utf8)), .none, "not suspended yet: nothing to resume")
         XCTAssertEqual(state.suspended(), .resume)
@@ -42,7 +42,7 @@ final class StreamStateTests: XCTestCase {
     }
 
     func testCloseEndsTheBodyAfterWhatWasWritten() {
-        var state = StreamState(maxPendingBytes: 1024)
+        var state = ResponseStreamState(maxPendingBytes: 1024)
         _ = state.write(Array("last".utf8))
         XCTAssertEqual(state.close(), .none)
         XCTAssertEqual(state.write(Array("dropped".utf8)), .none)
@@ -51,7 +51,7 @@ final class StreamStateTests: XCTestCase {
     }
 
     func testClosingASuspendedStreamResumesItToEnd() {
-        var state = StreamState(maxPendingBytes: 1024)
+        var state = ResponseStreamState(maxPendingBytes: 1024)
         _ = read(&state)
         _ = state.suspended()
         XCTAssertEqual(state.close(), .resume)
@@ -59,7 +59,7 @@ final class StreamStateTests: XCTestCase {
     }
 
     func testAReaderTooFarBehindIsClosedAtAChunkBoundary() {
-        var state = StreamState(maxPendingBytes: 10)
+        var state = ResponseStreamState(maxPendingBytes: 10)
         XCTAssertEqual(state.write(Array("12345".utf8)), .none)
         XCTAssertEqual(state.write(Array("67890".utf8)), .none)
         XCTAssertEqual(state.write(Array("x".utf8)), .none)
@@ -69,11 +69,11 @@ final class StreamStateTests: XCTestCase {
     }
 
     func testAppendedChunksWaitForWake() {
-        var state = StreamState(maxPendingBytes: 1024)
+        var state = ResponseStreamState(maxPendingBytes: 1024)
         _ = read(&state)
         _ = state.suspended()
         state.append(Array("a".utf8))
-        XCTAssertEqual(state.phase, .suspended, "appending does not resume")
+        XCTAssertEqual(state.suspension.phase, .suspended, "appending does not resume")
         XCTAssertEqual(state.wake(), .resume)
         XCTAssertEqual(state.wake(), .none, "already resuming")
         XCTAssertEqual(read(&state), "a")
