@@ -30,6 +30,8 @@ final class DemoKnobsSync: Sendable {
                            + "on this database; theirs hold here too: " + String(decoding: joined.knobs.json, as: UTF8.self))
         }
         store.observeKnobChanges { [self] in queue.async { self.catchUp() } }
+        // A change made between the join and the line above was told to nobody here.
+        queue.async { self.catchUp() }
     }
 
     /// Merges `patch` into the stored knobs and answers the new state through `responder`; a
