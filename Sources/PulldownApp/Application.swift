@@ -68,7 +68,15 @@ public final class Application: Sendable {
 
         let live = LiveEvents(source: feed, settings: .init(
             maxStreams: configuration.maxStreams, heartbeatSeconds: configuration.heartbeatSeconds))
-        let demo = DemoControl(Self.startingKnobs(configuration))
+        let demoSync: DemoKnobsSync?
+        do {
+            demoSync = try feed.sharedDemoKnobs.map { try DemoKnobsSync(store: $0, flags: Self.startingKnobs(configuration)) }
+        } catch {
+            throw StartupError(description: "cannot prepare the database: \(error)")
+        }
+        let demo = demoSync?.control ?? DemoControl(Self.startingKnobs(configuration))
+        // The knobs joined on a shared store may not be this start's.
+        feed.newItemsEvery = demo.knobs.newItemsEvery
         demo.observe { knobs in
             feed.newItemsEvery = knobs.newItemsEvery
             // Every open page hears the new knobs; pages that listen only for `items` ignore it.
@@ -77,8 +85,8 @@ public final class Application: Sendable {
         let access = configuration.demoAPI
             ? DemoAccess(host: configuration.server.host, configured: configuration.demoToken) : nil
         let handler = Self.handler(feed: feed, tokens: tokens, staticFiles: staticFiles, openAPI: openAPI,
-                                   live: live, demo: demo, demoAccess: access, configuration: configuration,
-                                   dataPictures: dataPictures)
+                                   live: live, demo: demo, demoSync: demoSync, demoAccess: access,
+                                   configuration: configuration, dataPictures: dataPictures)
         var serverConfiguration = configuration.server
         // Streams get their own share of connections, so a full house of them never keeps
         // ordinary requests out.
@@ -146,7 +154,7 @@ public final class Application: Sendable {
     /// (nil: not served); `/healthz`; `/` with the newest page in it; everything else is a file
     /// of the page.
     static func handler(feed: Feed, tokens: SessionTokens, staticFiles: StaticFiles, openAPI: HTTPResponse,
-                        live: LiveEvents, demo: DemoControl, demoAccess: DemoAccess?,
+                        live: LiveEvents, demo: DemoControl, demoSync: DemoKnobsSync?, demoAccess: DemoAccess?,
                         configuration: Configuration, dataPictures: DataPictures? = nil) -> HTTPHandler {
         let api = API(feed: feed, sessions: SessionResolver(tokens: tokens), pageSize: configuration.pageSize,
                       immutablePages: ImmutablePageCache(bytes: configuration.pageCacheBytes))
@@ -165,7 +173,7 @@ public final class Application: Sendable {
         let corsIfEnabled: [any HTTPMiddleware] = cors.isEnabled ? [cors] : []
         router.scope("/api", middleware: corsIfEnabled + [knobs], notFound: API.notFound)
         if let demoAccess {
-            DemoEndpoints(control: demo, items: DemoItems(feed: feed)).addRoutes(to: &router)
+            DemoEndpoints(control: demo, items: DemoItems(feed: feed), sync: demoSync).addRoutes(to: &router)
             router.scope("/api/demo", middleware: corsIfEnabled + [demoAccess], notFound: API.notFound)
         }
         return router.handler

@@ -1,6 +1,7 @@
 /// What start-up prints after the `Listening on …` line, so that a phone on the same network can
 /// open the page: one URL per network address, the presenter's URLs (with the token the demo
-/// API needs in the fragment, which browsers never send), and a QR code of the first address.
+/// API needs in the fragment, which browsers never send), and a QR code of the first presenter's
+/// URL (of the first address when the demo API needs no token or is off).
 public enum StartupBanner {
     public enum QRCode: Sendable, Equatable {
         /// When standard output is a terminal (not when a script reads it).
@@ -28,8 +29,12 @@ public enum StartupBanner {
         let urls = addresses.map { "http://\($0):\(port)/" }
         var lines = urls.map { "On your network: \($0)" } + presenter(urls)
         let showCode = qrCode == .always || (qrCode == .whenTerminal && isTerminal)
-        if showCode, let code = TerminalQRCode.lines(for: "http://\(first):\(port)/") {
-            lines.append("Scan it with a phone on the same network (\(urls[0])):")
+        // The presenter steers the demo from the phone, so the code carries the token; the
+        // caption names the URL without it, so the token stays printed once.
+        let scanned = presenterToken.map { "http://\(first):\(port)/#demo=\($0)" } ?? urls[0]
+        if showCode, let code = TerminalQRCode.lines(for: scanned) {
+            lines.append(presenterToken == nil ? "Scan it with a phone on the same network (\(urls[0])):"
+                         : "Scan it with a phone on the same network to steer the demo from it (the first Presenter URL):")
             lines += code
         }
         return lines

@@ -7,4 +7,6 @@ enum MetaKey {
     static let tokenSecret = "token_secret"
     /// The SHA-256 of the data file the items came from (`--data`); absent for demo items.
     static let dataSource = "data_source"
+    /// Moves with every change of the demo knobs a shared store keeps (`SharedDemoKnobs`).
+    static let demoKnobsRevision = "demo_knobs_revision"
 }

@@ -87,3 +87,27 @@ private final class HeardKnobs: Sendable {
     var values: [Int] { heard.withLock { $0 } }
     func append(_ value: Int) { heard.withLock { $0.append(value) } }
 }
+
+/// The knobs taken from a shared store, by revision.
+final class DemoControlSharingTests: XCTestCase {
+    private let start = DemoKnobs(delayMilliseconds: 100, jitterMilliseconds: 10, failRate: 0.5, newItemsEvery: 5)
+
+    func testANewerRevisionIsTakenWithItsDefaultsAndAnOlderOneIsNot() {
+        let control = DemoControl(start, revision: 3)
+        let heard = HeardKnobs()
+        control.observe { heard.append($0.delayMilliseconds) }
+        let newer = DemoKnobs(delayMilliseconds: 1, failRate: 1)
+        control.adopt(newer, defaults: newer, revision: 5)
+        control.adopt(start, defaults: start, revision: 4)
+        control.adopt(start, defaults: start, revision: 5)
+        XCTAssertEqual(control.knobs, newer)
+        XCTAssertEqual(control.defaults, newer)
+        XCTAssertEqual(heard.values, [1], "only the newer revision was told")
+    }
+
+    func testKnobsByNameKeepTheirOwnValueForAnUnknownOrOutOfRangeNumber() {
+        XCTAssertEqual(DemoKnobs().with(start.numbers), start)
+        let odd = start.with(["delayMs": 1.5, "failRate": 2, "jitterMs": 20, "someNewKnob": 1])
+        XCTAssertEqual(odd, DemoKnobs(delayMilliseconds: 100, jitterMilliseconds: 20, failRate: 0.5, newItemsEvery: 5))
+    }
+}

@@ -37,14 +37,17 @@ final class StartupBannerTests: XCTestCase {
                                            isTerminal: true), ["On your network: no address found (is this machine connected to one?)"])
     }
 
-    func testThePresenterURLsCarryTheTokenInTheFragmentBeforeTheCode() {
+    func testThePresenterURLsCarryTheTokenInTheFragmentBeforeTheCodeWhichTheCaptionDoesNotRepeat() {
         let lines = StartupBanner.lines(host: "0.0.0.0", port: 8080, interfaceAddresses: ["192.168.1.20", "10.0.0.5"],
                                         qrCode: .always, isTerminal: false, presenterToken: "s3cret-token")
         XCTAssertEqual(Array(lines.prefix(5)), [
             "On your network: http://192.168.1.20:8080/", "On your network: http://10.0.0.5:8080/",
             "Presenter: http://192.168.1.20:8080/#demo=s3cret-token", "Presenter: http://10.0.0.5:8080/#demo=s3cret-token",
-            "Scan it with a phone on the same network (http://192.168.1.20:8080/):",
+            "Scan it with a phone on the same network to steer the demo from it (the first Presenter URL):",
         ])
+        XCTAssertEqual(lines.filter { $0.contains("s3cret-token") }.count, 2, "the token is printed once per presenter URL")
+        XCTAssertEqual(Array(lines.dropFirst(5)), TerminalQRCode.lines(for: "http://192.168.1.20:8080/#demo=s3cret-token"),
+                       "the code is the first presenter's URL")
         XCTAssertEqual(StartupBanner.lines(host: "0.0.0.0", port: 8080, interfaceAddresses: [], qrCode: .never,
                                            isTerminal: false, presenterToken: "s3cret-token").last,
                        "Presenter: http://localhost:8080/#demo=s3cret-token")

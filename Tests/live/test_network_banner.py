@@ -1,5 +1,6 @@
 """Start-up on a network address: the URLs a phone can open, and a QR code that reads back as
-the first of them. Every request here goes to 127.0.0.1; the network addresses are only read."""
+the first presenter's URL (the first network URL when the demo API is off). Every request here
+goes to 127.0.0.1; the network addresses are only read."""
 import os
 import select
 import shutil
@@ -58,20 +59,38 @@ def decode_qr(rows, tmp_path):
     return result.stdout.strip()
 
 
-@needs_zbar
-def test_on_every_interface_it_prints_network_urls_and_a_qr_code_of_the_first(start_server, tmp_path):
-    server = start_server("--host", "0.0.0.0", "--qr")
+def banner_with_code(server):
+    """The network URLs, the presenter's URLs and the code's rows the server printed."""
     assert server.url.startswith("http://0.0.0.0:")
     lines = banner(server, until=lambda line: line.startswith("▀") or line == "" or "no address found" in line)
     networks = [line.removeprefix("On your network: ") for line in lines if line.startswith("On your network: http")]
     if not networks:
         pytest.skip(f"this machine has no network address: {lines}")
     assert all(url.endswith(f":{server.port}/") and "127.0.0.1" not in url for url in networks), networks
+    presenters = [line.removeprefix("Presenter: ") for line in lines if line.startswith("Presenter: ")]
     rows = [line for line in lines if line and set(line) <= set(HALF_BLOCKS)]
     assert len(rows) > 10, lines
-    assert decode_qr(rows, tmp_path) == networks[0]
+    return networks, presenters, rows, lines
+
+
+@needs_zbar
+def test_on_every_interface_the_qr_code_is_the_first_presenter_url_so_the_phone_can_steer(start_server, tmp_path):
+    server = start_server("--host", "0.0.0.0", "--qr")
+    networks, presenters, rows, lines = banner_with_code(server)
+    assert presenters == [f"{url}#demo={presenters[0].rsplit('#demo=', 1)[1]}" for url in networks]
+    assert decode_qr(rows, tmp_path) == presenters[0]
+    token = presenters[0].rsplit("#demo=", 1)[1]
+    assert sum(line.count(token) for line in lines) == len(networks), "printed once per presenter URL, not again"
     # The server itself answers as usual, over loopback.
     assert healthy(server)
+
+
+@needs_zbar
+def test_with_the_demo_api_off_the_qr_code_is_the_first_network_url(start_server, tmp_path):
+    server = start_server("--host", "0.0.0.0", "--qr", "--demo-api", "off")
+    networks, presenters, rows, _ = banner_with_code(server)
+    assert presenters == []
+    assert decode_qr(rows, tmp_path) == networks[0]
 
 
 def test_on_loopback_it_prints_no_network_url_even_with_qr(start_server):

@@ -3,16 +3,28 @@ import Synchronization
 
 /// The one place the demo knobs and the queued faults live while the server runs: the
 /// middleware reads them for each request, `/api/demo` changes them, and whoever observes hears
-/// of every change of the knobs.
+/// of every change of the knobs. On a shared store, `DemoKnobsSync` brings in the changes made
+/// by other instances (`adopt`); the faults stay this instance's own.
 final class DemoControl: Sendable {
-    /// The start-up state, which a merge patch's null puts a knob back to.
-    let defaults: DemoKnobs
-    private let state: Mutex<(knobs: DemoKnobs, observers: [@Sendable (DemoKnobs) -> Void])>
+    private struct State {
+        var knobs: DemoKnobs
+        /// The start-up state, which a merge patch's null puts a knob back to.
+        var defaults: DemoKnobs
+        /// The shared store's revision of `knobs` (0 when not shared).
+        var revision: Int64
+        var observers: [@Sendable (DemoKnobs) -> Void] = []
+    }
+
+    private let state: Mutex<State>
     private let faults = Mutex(FaultQueue())
 
-    init(_ knobs: DemoKnobs) {
-        defaults = knobs
-        state = Mutex((knobs, []))
+    init(_ knobs: DemoKnobs, defaults: DemoKnobs? = nil, revision: Int64 = 0) {
+        state = Mutex(State(knobs: knobs, defaults: defaults ?? knobs, revision: revision))
+    }
+
+    /// What a merge patch's null puts a knob back to.
+    var defaults: DemoKnobs {
+        state.withLock { $0.defaults }
     }
 
     /// The faults pending, oldest first.
@@ -48,9 +60,38 @@ final class DemoControl: Sendable {
     /// Observers hear inside the lock, so they hear changes in the order they were made; they
     /// must be quick and must not read `knobs` (it would wait for itself).
     func update(_ change: (DemoKnobs) throws(Problem) -> DemoKnobs) throws(Problem) -> DemoKnobs {
-        try state.withLock { state throws(Problem) in
+        try changeState { state throws(Problem) in
             state.knobs = try change(state.knobs)
-            for observer in state.observers { observer(state.knobs) }
+            return true
+        }
+    }
+
+    /// Applies `patch` as one step (see `update`), null putting a knob back to `defaults`.
+    func apply(_ patch: DemoKnobs.Patch) -> DemoKnobs {
+        changeState { state in
+            state.knobs = state.knobs.applying(patch, defaults: state.defaults)
+            return true
+        }
+    }
+
+    /// Takes the shared store's state at `revision` if it is newer than the one held, and tells
+    /// the observers, as for a change made here; an older or the same revision changes nothing
+    /// (it arrived after a newer one, or was already taken).
+    func adopt(_ knobs: DemoKnobs, defaults: DemoKnobs, revision: Int64) {
+        changeState { state in
+            guard revision > state.revision else { return false }
+            state = State(knobs: knobs, defaults: defaults, revision: revision, observers: state.observers)
+            return true
+        }
+    }
+
+    /// Runs `change` under the lock; when it answers true, the observers hear the new knobs.
+    @discardableResult
+    private func changeState<Failure: Error>(_ change: (inout State) throws(Failure) -> Bool) throws(Failure) -> DemoKnobs {
+        try state.withLock { state throws(Failure) in
+            if try change(&state) {
+                for observer in state.observers { observer(state.knobs) }
+            }
             return state.knobs
         }
     }

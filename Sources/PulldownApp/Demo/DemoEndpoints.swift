@@ -6,10 +6,12 @@ import PulldownHTTP
 struct DemoEndpoints: Sendable {
     let control: DemoControl
     let items: DemoItems
+    /// The store that shares the knobs with other instances; nil: they live here only.
+    let sync: DemoKnobsSync?
 
     func addRoutes(to router: inout Router) {
         router.get("/api/demo") { _ in Self.knobsAnswer(control.knobs) }
-        router.add("PATCH", "/api/demo") { request in API.answer { try change(request) } }
+        router.add("PATCH", "/api/demo", answeringLater: { request, responder in change(request, responder) })
         router.get("/api/demo/faults") { _ in Self.faultsAnswer(control.pendingFaults) }
         router.post("/api/demo/faults") { request in API.answer { try queueFault(request) } }
         router.add("DELETE", "/api/demo/faults") { _ in Self.faultsAnswer(control.changeFaults { $0.clear() }) }
@@ -18,11 +20,17 @@ struct DemoEndpoints: Sendable {
 
     // MARK: PATCH /api/demo
 
-    /// A JSON merge patch of the knobs (`application/merge-patch+json`, or plain JSON).
-    private func change(_ request: HTTPRequest) throws(Problem) -> HTTPResponse {
-        let patch = try JSONBody(request, emptyAllowed: false)
-        let knobs = try control.update { knobs throws(Problem) in try knobs.merging(patch, defaults: control.defaults) }
-        return Self.knobsAnswer(knobs)
+    /// A JSON merge patch of the knobs (`application/merge-patch+json`, or plain JSON), checked
+    /// before anything changes; on a shared store, merged there (answered later, from `sync`).
+    private func change(_ request: HTTPRequest, _ responder: Responder) {
+        let patch: DemoKnobs.Patch
+        do {
+            patch = try DemoKnobs.Patch(JSONBody(request, emptyAllowed: false))
+        } catch {
+            return responder.send(error.response)
+        }
+        guard let sync else { return responder.send(Self.knobsAnswer(control.apply(patch))) }
+        sync.change(patch, responder)
     }
 
     // MARK: /api/demo/faults
@@ -33,7 +41,7 @@ struct DemoEndpoints: Sendable {
         return Self.faultsAnswer(control.changeFaults { $0.add(fault) }, status: 201)
     }
 
-    private static func knobsAnswer(_ knobs: DemoKnobs) -> HTTPResponse {
+    static func knobsAnswer(_ knobs: DemoKnobs) -> HTTPResponse {
         uncached(HTTPResponse.json(knobs.json))
     }
 

@@ -1,6 +1,6 @@
 import PulldownHTTP
 
-/// The knobs as JSON, and changed by a JSON merge patch (RFC 7396).
+/// The knobs as JSON, by name, and changed by a JSON merge patch (RFC 7396).
 extension DemoKnobs {
     /// The knobs' names in JSON, in the order they are written.
     static let fieldNames = ["delayMs", "jitterMs", "failRate", "newItemsEvery"]
@@ -20,26 +20,78 @@ extension DemoKnobs {
         json.endObject()
     }
 
-    /// These knobs with `patch` applied: a field given sets that knob, null puts it back to its
-    /// value in `defaults` (the start-up state), a field left out keeps it. Throws one 400 naming
-    /// every bad or unknown field, and then changes nothing.
-    func merging(_ patch: JSONBody, defaults: DemoKnobs) throws(Problem) -> DemoKnobs {
-        var invalid = InvalidParameters()
-        patch.rejectUnknown(Self.fieldNames, into: &invalid)
-        let delays = Int64(Self.delayRange.lowerBound)...Int64(Self.delayRange.upperBound)
-        let delay = invalid.take(patch.integer("delayMs", in: delays))
-        let jitter = invalid.take(patch.integer("jitterMs", in: delays))
-        let failRate = invalid.take(patch.number("failRate", in: Self.failRateRange))
-        let newItemsEvery = invalid.take(patch.number("newItemsEvery", in: Self.newItemsEveryRange))
-        try invalid.check("Some knobs are invalid; none was changed.")
+    /// The knobs by their JSON names, as a shared store keeps them.
+    var numbers: [String: Double] {
+        ["delayMs": Double(delayMilliseconds), "jitterMs": Double(jitterMilliseconds),
+         "failRate": failRate, "newItemsEvery": newItemsEvery]
+    }
 
-        var merged = self
-        merged.delayMilliseconds = patch.isNull("delayMs") ? defaults.delayMilliseconds
-            : delay.map { Int($0) } ?? delayMilliseconds
-        merged.jitterMilliseconds = patch.isNull("jitterMs") ? defaults.jitterMilliseconds
-            : jitter.map { Int($0) } ?? jitterMilliseconds
-        merged.failRate = patch.isNull("failRate") ? defaults.failRate : failRate ?? self.failRate
-        merged.newItemsEvery = patch.isNull("newItemsEvery") ? defaults.newItemsEvery : newItemsEvery ?? self.newItemsEvery
-        return merged
+    /// These knobs with each value of `numbers` that names a knob and lies in its range; the
+    /// others keep theirs (a store may hold knobs of a newer program, or none yet).
+    func with(_ numbers: [String: Double]) -> DemoKnobs {
+        func milliseconds(_ name: String) -> Int? {
+            numbers[name].flatMap { Int(exactly: $0) }.flatMap { Self.delayRange.contains($0) ? $0 : nil }
+        }
+        func number(_ name: String, in range: ClosedRange<Double>) -> Double? {
+            numbers[name].flatMap { range.contains($0) ? $0 : nil }
+        }
+        var knobs = self
+        knobs.delayMilliseconds = milliseconds("delayMs") ?? delayMilliseconds
+        knobs.jitterMilliseconds = milliseconds("jitterMs") ?? jitterMilliseconds
+        knobs.failRate = number("failRate", in: Self.failRateRange) ?? failRate
+        knobs.newItemsEvery = number("newItemsEvery", in: Self.newItemsEveryRange) ?? newItemsEvery
+        return knobs
+    }
+
+    /// A merge patch of the knobs, checked: a field given sets that knob, null puts it back to
+    /// its start-up value, a field left out keeps it.
+    struct Patch: Sendable, Equatable {
+        enum Change: Sendable, Equatable {
+            case set(Double)
+            case reset
+        }
+
+        let changes: [String: Change]
+
+        /// Throws one 400 naming every bad or unknown field.
+        init(_ body: JSONBody) throws(Problem) {
+            var invalid = InvalidParameters()
+            body.rejectUnknown(DemoKnobs.fieldNames, into: &invalid)
+            let delays = Int64(DemoKnobs.delayRange.lowerBound)...Int64(DemoKnobs.delayRange.upperBound)
+            let given: [String: Double?] = [
+                "delayMs": invalid.take(body.integer("delayMs", in: delays)).map(Double.init),
+                "jitterMs": invalid.take(body.integer("jitterMs", in: delays)).map(Double.init),
+                "failRate": invalid.take(body.number("failRate", in: DemoKnobs.failRateRange)),
+                "newItemsEvery": invalid.take(body.number("newItemsEvery", in: DemoKnobs.newItemsEveryRange)),
+            ]
+            try invalid.check("Some knobs are invalid; none was changed.")
+            var changes: [String: Change] = [:]
+            for (name, value) in given {
+                if body.isNull(name) {
+                    changes[name] = .reset
+                } else if let value {
+                    changes[name] = .set(value)
+                }
+            }
+            self.changes = changes
+        }
+    }
+
+    /// These knobs with `patch` applied; null puts a knob back to its value in `defaults`.
+    func applying(_ patch: Patch, defaults: DemoKnobs) -> DemoKnobs {
+        let start = defaults.numbers
+        var numbers = self.numbers
+        for (name, change) in patch.changes {
+            switch change {
+            case .set(let value): numbers[name] = value
+            case .reset: numbers[name] = start[name]
+            }
+        }
+        return with(numbers)
+    }
+
+    /// `applying` a patch read from `body`; throws its 400, and then changes nothing.
+    func merging(_ body: JSONBody, defaults: DemoKnobs) throws(Problem) -> DemoKnobs {
+        applying(try Patch(body), defaults: defaults)
     }
 }

@@ -2,22 +2,27 @@ import CLibPQ
 import Foundation
 import Synchronization
 
-/// Hears other processes' inserts: LISTEN on a connection of its own, watched by one thread
-/// (poll() on the socket, then PQconsumeInput / PQnotifies).
+/// Hears other processes: LISTEN on a connection of its own, watched by one thread (poll() on
+/// the socket, then PQconsumeInput / PQnotifies), for every channel the store uses.
 ///
-/// A notification's payload is "<instance>:<largest new id>"; our own are ignored. When the
-/// connection is lost, notifications sent meanwhile are lost with it, so after reconnecting the
-/// handlers hear nil ("read again").
+/// A notification's payload is "<instance>:<number>" (the largest new id, a new revision); our
+/// own are ignored. When the connection is lost, notifications sent meanwhile are lost with it,
+/// so after reconnecting every handler hears nil ("read again").
+///
+/// The connection also holds `runningLockKey` shared while it lives: that is how a starting
+/// instance tells whether others run on the database (`PostgresStore.otherInstancesRunning`).
 final class PGListener: Sendable {
     private let settings: PGSettings
-    private let channel: String
+    private let channels: [String]
     private let instance: String
     private let state: Mutex<State>
 
     private struct State {
         /// The connection `init` opened, until the listening thread takes it over.
         var firstConnection: PGConnection?
-        var handlers: [@Sendable (Int64?) -> Void] = []
+        var handlers: [String: [@Sendable (Int64?) -> Void]] = [:]
+        /// The server process of the listening connection, which holds the running lock.
+        var backendPID: Int32
         var stopped = false
     }
 
@@ -26,17 +31,21 @@ final class PGListener: Sendable {
     static let pollMilliseconds: Int32 = 250
 
     /// Connects and LISTENs now, so nothing inserted after `init` returns can be missed.
-    init(settings: PGSettings, channel: String, instance: String) throws(StoreError) {
+    init(settings: PGSettings, channels: [String], instance: String) throws(StoreError) {
         self.settings = settings
-        self.channel = channel
+        self.channels = channels
         self.instance = instance
-        let connection = try Self.listen(settings: settings, channel: channel)
-        self.state = Mutex(State(firstConnection: connection))
+        let connection = try Self.listen(settings: settings, channels: channels)
+        self.state = Mutex(State(firstConnection: connection, backendPID: PQbackendPID(connection.handle)))
     }
 
-    func add(_ handler: @escaping @Sendable (Int64?) -> Void) {
-        state.withLock { $0.handlers.append(handler) }
+    /// Calls `handler` with the number of each other process's notification on `channel`.
+    func add(channel: String, _ handler: @escaping @Sendable (Int64?) -> Void) {
+        state.withLock { $0.handlers[channel, default: []].append(handler) }
     }
+
+    /// The server process whose running lock is this instance's own.
+    var backendPID: Int32 { state.withLock { $0.backendPID } }
 
     func start() {
         let thread = Thread { [self] in run() }
@@ -51,15 +60,19 @@ final class PGListener: Sendable {
 
     private var stopped: Bool { state.withLock { $0.stopped } }
 
-    private static func listen(settings: PGSettings, channel: String) throws(StoreError) -> PGConnection {
+    private static func listen(settings: PGSettings, channels: [String]) throws(StoreError) -> PGConnection {
         let connection = try PGConnection(settings: settings)
-        try connection.execute("LISTEN \(channel)")
+        try connection.execute(channels.map { "LISTEN \($0); " }.joined()
+                               + "SELECT pg_advisory_lock_shared(\(PostgresStore.runningLockKey))")
         return connection
     }
 
-    private func deliver(_ newest: Int64?) {
-        let handlers = state.withLock { $0.handlers }
-        handlers.forEach { $0(newest) }
+    /// `number` to the handlers of `channel`; nil to every handler (something may have been missed).
+    private func deliver(_ number: Int64?, on channel: String? = nil) {
+        let handlers = state.withLock { state in
+            channel.map { state.handlers[$0] ?? [] } ?? state.handlers.values.flatMap { $0 }
+        }
+        handlers.forEach { $0(number) }
     }
 
     /// The listening thread: the only user of its connection.
@@ -70,8 +83,9 @@ final class PGListener: Sendable {
         }
         while !stopped {
             guard let listening = connection else {
-                if let fresh = try? Self.listen(settings: settings, channel: channel) {
+                if let fresh = try? Self.listen(settings: settings, channels: channels) {
                     connection = fresh
+                    state.withLock { $0.backendPID = PQbackendPID(fresh.handle) }
                     deliver(nil)
                 } else {
                     Thread.sleep(forTimeInterval: Self.retryInterval)
@@ -87,10 +101,11 @@ final class PGListener: Sendable {
             }
             while let notification = PQnotifies(listening.handle) {
                 let payload = String(cString: notification.pointee.extra)
+                let channel = String(cString: notification.pointee.relname)
                 PQfreemem(notification)
                 let parts = payload.split(separator: ":")
                 guard parts.count == 2, parts[0] != instance[...] else { continue }
-                deliver(Int64(parts[1]))
+                deliver(Int64(parts[1]), on: channel)
             }
         }
     }

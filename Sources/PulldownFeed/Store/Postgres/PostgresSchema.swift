@@ -7,7 +7,7 @@ enum PostgresSchema {
     static let versionKey = "schema_version"
 
     static let migrations = SchemaMigrations<PGConnection>(
-        steps: [{ try $0.execute(version1) }, { try $0.execute(version2) }],
+        steps: [{ try $0.execute(version1) }, { try $0.execute(version2) }, { try $0.execute(version3) }],
         readVersion: version,
         writeVersion: { connection, version in
             try connection.query("""
@@ -71,4 +71,16 @@ enum PostgresSchema {
     /// `text`, not `jsonb`: the API writes the text back byte for byte and never queries inside
     /// it, and `jsonb` would reorder keys and cost a conversion on every page read.
     private static let version2 = "ALTER TABLE items ADD COLUMN user_fields text NOT NULL DEFAULT ''"
+
+    /// The demo knobs every instance on the database steers together (see `SharedDemoKnobs`):
+    /// one row a knob, by its name in `GET /api/demo`, so a new knob needs no new step. Their
+    /// revision is a `meta` row; its row lock serializes every change.
+    private static let version3 = """
+        CREATE TABLE demo_knobs(
+            name text PRIMARY KEY,
+            value double precision NOT NULL,        -- in force now
+            start_value double precision NOT NULL   -- the start-up value, which a reset restores
+        );
+        INSERT INTO meta(key, number) VALUES ('\(MetaKey.demoKnobsRevision)', 0);
+        """
 }

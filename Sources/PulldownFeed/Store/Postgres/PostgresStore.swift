@@ -21,7 +21,8 @@ import Foundation
 ///
 /// **Other processes' inserts** reach this process through LISTEN/NOTIFY (see `PGListener`): a
 /// committed insert notifies `pulldown_items` with its largest id, and `Feed` moves its caches.
-/// Reads always go to the database, so nothing cached can hide an item.
+/// Reads always go to the database, so nothing cached can hide an item. A change of the shared
+/// demo knobs notifies `pulldown_demo_knobs` the same way (see `PostgresStore+DemoKnobs.swift`).
 ///
 /// **Lost connections**: calls fail with `StoreError` while the server is away, and dead
 /// connections are replaced on the next call. Writes commit before returning, so anything
@@ -38,7 +39,10 @@ final class PostgresStore: FeedStore {
     static let insertLockKey: Int64 = 0x7075_6C6C_646F_776E
     /// The first key of the per-session advisory locks ("pull"); the second is from the id.
     static let sessionLockNamespace: Int32 = 0x7075_6C6C
-    static let channel = "pulldown_items"
+    /// The lock every running instance holds shared, on its listening connection ("pullknob").
+    static let runningLockKey: Int64 = 0x7075_6C6C_6B6E_6F62
+    static let itemsChannel = "pulldown_items"
+    static let demoKnobsChannel = "pulldown_demo_knobs"
 
     /// Connects, creates or upgrades the schema, and starts listening for other processes' inserts.
     ///
@@ -53,7 +57,8 @@ final class PostgresStore: FeedStore {
             try PostgresSchema.migrate(first)
             self.location = settings.location
             self.pool = PGPool(settings: settings, first: first)
-            self.listener = try PGListener(settings: settings, channel: Self.channel, instance: instance)
+            self.listener = try PGListener(settings: settings, channels: [Self.itemsChannel, Self.demoKnobsChannel],
+                                           instance: instance)
         } catch {
             throw StoreError.opening(error, at: PGSettings.masked(url))
         }
@@ -73,18 +78,25 @@ final class PostgresStore: FeedStore {
     }
 
     func write<R>(_ body: (any FeedStoreWriting) throws -> R) throws -> R {
+        // The locks a body needs (inserts, sessions) are taken inside it and held until COMMIT
+        // or ROLLBACK; a refresh that only stamps its session waits for no insert.
+        try inTransaction { connection in
+            let transaction = PGTransaction(connection: connection)
+            let result = try body(transaction)
+            if let newest = transaction.insertedUpTo {
+                try notify(Self.itemsChannel, newest, on: connection)
+            }
+            return result
+        }
+    }
+
+    /// Runs `body` in one transaction on a pooled connection: committed when it returns,
+    /// rolled back when it throws.
+    func inTransaction<R>(_ body: (PGConnection) throws -> R) throws -> R {
         try pool.withConnection { connection in
-            // The locks a body needs (inserts, sessions) are taken inside it and held until
-            // COMMIT or ROLLBACK; a refresh that only stamps its session waits for no insert.
             try connection.execute("BEGIN")
             do {
-                let transaction = PGTransaction(connection: connection)
-                let result = try body(transaction)
-                if let newest = transaction.insertedUpTo {
-                    // Delivered to listeners at commit, never for a rollback.
-                    try connection.query("SELECT pg_notify($1::text, $2::text)",
-                                         [.text(Self.channel), .text("\(instance):\(newest)")])
-                }
+                let result = try body(connection)
                 try connection.execute("COMMIT")
                 return result
             } catch {
@@ -94,10 +106,33 @@ final class PostgresStore: FeedStore {
         }
     }
 
+    /// Tells the other processes' listeners `number` on `channel`; delivered at commit, never
+    /// for a rollback.
+    func notify(_ channel: String, _ number: Int64, on connection: PGConnection) throws {
+        try connection.query("SELECT pg_notify($1::text, $2::text)", [.text(channel), .text("\(instance):\(number)")])
+    }
+
+    /// How many other instances run on the database: server processes other than our own
+    /// listener's that hold the running lock (`PGListener`).
+    func otherInstancesRunning(on connection: PGConnection) throws -> Int64 {
+        try connection.query("""
+            SELECT count(DISTINCT pid) FROM pg_locks
+            WHERE locktype = 'advisory' AND granted AND pid <> $2::int4
+              AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+              AND classid = ($1::bigint >> 32)::oid AND objid = ($1::bigint & 4294967295)::oid AND objsubid = 1
+            """, [.int(Self.runningLockKey), .int(Int64(listener.backendPID))]).int64(0, 0)
+    }
+
+    /// Calls `handler` with the number of each other process's notification on `channel`, and
+    /// with nil when some may have been missed.
+    func observe(_ channel: String, _ handler: @escaping @Sendable (Int64?) -> Void) {
+        listener.add(channel: channel, handler)
+    }
+
     var isShared: Bool { true }
 
     func observeForeignInserts(_ handler: @escaping @Sendable (Int64?) -> Void) {
-        listener.add(handler)
+        observe(Self.itemsChannel, handler)
     }
 
     /// Runs SQL text on a pooled connection; for tests and maintenance.
