@@ -19,7 +19,7 @@ public final class Feed: Sendable {
     /// Group commit for `addItem(_:completion:)`.
     let posts: GroupCommit<Validation.Valid, Item>
     /// Coalesced checks of the newest id, on a shared store only.
-    let sharedStoreCheck: SharedStoreChecker?
+    let sharedStoreCheck: SharedStoreCheck?
 
     init(store: any FeedStore, clock: any FeedClock = SystemClock(), configuration: FeedConfiguration = .init()) {
         self.store = store
@@ -37,7 +37,7 @@ public final class Feed: Sendable {
         let refresher = Refresher(store: store, clock: clock, generator: generator, inserts: inserts)
         self.refreshes = GroupCommit(queue: writer, commit: refresher.commit)
         self.posts = GroupCommit(queue: writer, commit: Poster(store: store, clock: clock, inserts: inserts).commit)
-        self.sharedStoreCheck = store.isShared ? SharedStoreChecker { [store, revision] in
+        self.sharedStoreCheck = store.isShared ? SharedStoreCheck { [store, revision] in
             let outcome = Result { try store.read { try $0.maxItemID() } }
             switch outcome {
             case .success(let newest): revision.noteStoreAnswered(newest: newest ?? 0)
@@ -68,7 +68,7 @@ public final class Feed: Sendable {
     /// newest id is checked first, so an item another process committed and acknowledged is
     /// never hidden by a cache keyed on this revision, even before its notification arrives: one
     /// indexed query, shared by every caller that arrived before it started (see
-    /// `SharedStoreCheck`). No caller's thread waits for it: when a check is in flight, `body`
+    /// `SharedStoreCheckState`). No caller's thread waits for it: when a check is in flight, `body`
     /// runs later, on the thread that made the next one, so it must be quick. If the store does
     /// not answer, `body` gets its error and the revision moves, so nothing cached is trusted
     /// while it is down.

@@ -1,86 +1,57 @@
-/// Checks of a shared store's newest id, coalesced: one read serves every caller that was waiting
-/// for it, and at most one read is in flight. A pure state machine; `SharedStoreChecker` drives it.
+import Dispatch
+import Synchronization
+
+/// Drives `SharedStoreCheckState`: reads a shared store's newest id for many callers at once.
 ///
-/// The rule it keeps: a caller may use the outcome of a read only if that read started after the
-/// caller arrived. A caller that arrives while a read is in flight may have arrived after another
-/// process acknowledged an insert that read can no longer see, so it waits for the next read;
-/// all callers that arrive meanwhile share that next read (a new generation).
-///
-/// ```
-/// idle ─arrive─▶ reading ─readFinished, nobody arrived meanwhile─▶ idle
-///                 ▲   │ readFinished, some arrived meanwhile
-///   readStarting  │   ▼
-///                scheduled   (callers that arrive now join the scheduled read)
-/// ```
-///
-/// A failed read is an outcome like any other: its callers get the failure (the API answers 503)
-/// and those waiting for the next read get a read of their own, so the store is asked again.
-struct SharedStoreCheck<Waiter, Outcome> {
-    enum Action {
-        /// Read the store now, on the arriving caller's thread; the read has started.
-        case read
-        /// Read the store soon, elsewhere; report `readStarting()` just before it starts.
-        case scheduleRead
-        /// Hand `Outcome` to these callers.
-        case wake([Waiter], Outcome)
+/// A caller that finds no read in flight reads on its own thread, as an uncoalesced check would.
+/// Callers that arrive while a read is in flight are not held on a thread: their bodies are kept
+/// and called by the thread that finishes the next read, which runs on `queue` so that no server
+/// thread waits for it. No caller can wait for a check: there is no such method.
+final class SharedStoreCheck: Sendable {
+    /// The store's newest id (nil for an empty feed), or why the store did not answer.
+    typealias Outcome = Result<Int64?, any Error>
+    typealias Waiter = @Sendable (Outcome) -> Void
+    private typealias Action = SharedStoreCheckState<Waiter, Outcome>.Action
+
+    private let state = Mutex(SharedStoreCheckState<Waiter, Outcome>())
+    /// Where scheduled reads run. Concurrent, so the next read can start while the callers of
+    /// the previous one are still being answered; the state machine keeps one read in flight.
+    private let queue = DispatchQueue(label: "pulldown.shared-store-check", attributes: .concurrent)
+    private let read: @Sendable () -> Outcome
+
+    /// `read` asks the store and records the answer where callers will look for it, before
+    /// they are woken.
+    init(read: @escaping @Sendable () -> Outcome) {
+        self.read = read
     }
 
-    private enum Phase {
-        case idle
-        /// A read is due but has not started: callers that arrive now may use it.
-        case scheduled
-        /// A read is in flight: callers that arrive now wait for the next one.
-        case reading
+    /// Calls `body` with the outcome of a read that started after this call: before returning,
+    /// when no read was in flight; else later, on the thread that made the read.
+    ///
+    /// `body` must be quick: it may run on the thread that made the read, which answers every
+    /// caller that waited for it in turn.
+    func check(_ body: @escaping Waiter) {
+        guard let action = state.withLock({ $0.arrive(body) }) else { return }
+        perform([action])
     }
 
-    private var phase = Phase.idle
-    /// The callers the scheduled or in-flight read will serve.
-    private var served: [Waiter] = []
-    /// The callers that arrived after the in-flight read started.
-    private var waiting: [Waiter] = []
-    /// Reads started so far; the generation of the one in flight.
-    private(set) var readsStarted = 0
+    /// Reads started so far (for tests).
+    var readsStarted: Int { state.withLock { $0.readsStarted } }
 
-    /// True while no read is due or in flight (and so nobody waits).
-    var isIdle: Bool { phase == .idle }
-
-    /// A caller wants the store's newest id. Returns `.read` when nothing is in flight (the caller
-    /// reads, and is served by its own read), else nil: the caller waits for a `.wake`.
-    mutating func arrive(_ waiter: Waiter) -> Action? {
-        switch phase {
-        case .idle:
-            served.append(waiter)
-            phase = .reading
-            readsStarted += 1
-            return .read
-        case .scheduled:
-            served.append(waiter)
-            return nil
-        case .reading:
-            waiting.append(waiter)
-            return nil
+    private func perform(_ actions: [Action]) {
+        for action in actions {
+            switch action {
+            case .read:
+                let outcome = read()
+                perform(state.withLock { $0.readFinished(outcome) })
+            case .scheduleRead:
+                queue.async {
+                    self.state.withLock { $0.readStarting() }
+                    self.perform([.read])
+                }
+            case .wake(let waiters, let outcome):
+                for waiter in waiters { waiter(outcome) }
+            }
         }
-    }
-
-    /// The scheduled read is starting: whoever arrives from now on waits for the next one.
-    mutating func readStarting() {
-        precondition(phase == .scheduled, "readStarting while \(phase)")
-        phase = .reading
-        readsStarted += 1
-    }
-
-    /// The read in flight answered (or failed) with `outcome`: its callers wake with it, and if
-    /// any arrived while it was in flight, the next read is scheduled first.
-    mutating func readFinished(_ outcome: Outcome) -> [Action] {
-        precondition(phase == .reading, "readFinished while \(phase)")
-        let wake = Action.wake(served, outcome)
-        served = waiting
-        waiting = []
-        if served.isEmpty {
-            phase = .idle
-            return [wake]
-        }
-        phase = .scheduled
-        return [.scheduleRead, wake]
     }
 }
