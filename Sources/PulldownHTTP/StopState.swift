@@ -30,10 +30,14 @@ struct StopState {
     /// How long in-flight requests may take to finish before the rest are answered 503.
     let gracePeriod: Duration
     /// How long the 503s (and anything else in flight) get to go out before the threads stop.
+    /// The flush ends as soon as nothing is in flight (about 0.1 s on an idle machine); the
+    /// bound is long because on a saturated machine a resumed connection's thread may not run
+    /// for a few hundred milliseconds, and a connection still waiting when the threads stop is
+    /// closed without its answer.
     let flushPeriod: Duration
     private(set) var phase = Phase.running
 
-    init(gracePeriod: Duration, flushPeriod: Duration = .milliseconds(200)) {
+    init(gracePeriod: Duration, flushPeriod: Duration = .seconds(1)) {
         self.gracePeriod = gracePeriod
         self.flushPeriod = flushPeriod
     }
