@@ -54,7 +54,7 @@ function build() {
   d.setAttribute('aria-labelledby', title.id);
   head.append(title, close);
 
-  const status = el('select'), statusLabel = el('label');
+  const status = el('select'), statusLabel = el('label', null, 'wide'); // the two buttons' status, above both
   status.name = 'status';
   for (const s of STATUSES) status.append(new Option(s, s));
   statusLabel.append(el('span', t.status), status);

@@ -18,6 +18,8 @@ sheet.replaceSync(`
 .demo input, .demo select { min-width: 0; min-height: 2.75rem; padding: 0 .6rem; font: inherit;
   border: 1px solid var(--line); border-radius: 8px; background: var(--bg); color: var(--text); }
 .demo fieldset > button { min-height: 2.75rem; white-space: normal; }
+.demo .wide { grid-column: 1 / -1; }
+.demo label:not(.wide) + button { align-self: end; } /* level with the field beside it */
 .demo [aria-invalid=true] { border-color: var(--danger); outline: 1px solid var(--danger); }
 .demo-say { min-height: 1.45em; margin: 0; font-size: .9rem; color: var(--muted); }
 .demo-say.error { color: var(--danger); }
