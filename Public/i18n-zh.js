@@ -11,5 +11,5 @@ export default {
   today: '今天', yesterday: '昨天', feed: '最新内容',
   compose: '发布一条', title: '标题', body: '内容', author: '作者', post: '发布',
   posted: '已发布，下拉即可看到。', postFailed: '发布失败。',
-  back: '返回列表', notFound: '没有这条内容。',
+  back: '返回列表', notFound: '没有这条内容。', demo: '演示',
 };

@@ -13,7 +13,7 @@ export const EN = {
   today: 'Today', yesterday: 'Yesterday', feed: 'Latest items',
   compose: 'Post an item', title: 'Title', body: 'Text', author: 'Author', post: 'Post',
   posted: 'Posted. Pull down to see it.', postFailed: "Couldn't post.",
-  back: 'Back to the feed', notFound: 'No such item.',
+  back: 'Back to the feed', notFound: 'No such item.', demo: 'Demo',
 };
 const LANGS = ['en', 'zh'];
 

@@ -1,7 +1,10 @@
 // New items while the page is open: GET /api/events in, the "N new items" pill and one polite
-// announcement out. live-state.js counts; using the pill is the host's refresh (`onUse`).
+// announcement out. live-state.js counts; using the pill is the host's refresh (`onUse`). The
+// stream's `demo` events (the demo knobs' new state, as JSON in `data`) are passed on to `window`
+// for the Demo panel (demo-panel.js), which so needs no stream of its own.
 import * as api from './api.js';
 import { LiveState, retryDelay } from './live-state.js';
+import './demo-button.js'; // the header's Demo button: its panel hears the stream's demo events
 
 export class LiveFeed {
   /** text(count, more): the pill's words; region: an aria-live="polite" element. */
@@ -30,6 +33,7 @@ export class LiveFeed {
     if (!this.started || this.source || document.hidden) return;
     const source = this.source = api.events(this.state.cursor);
     source.addEventListener('items', e => { this.state.arrived(JSON.parse(e.data)); this.#render(); });
+    source.addEventListener('demo', e => dispatchEvent(new MessageEvent('demo', e))); // passed on as it came
     source.onopen = () => { this.tries = 0; };
     // EventSource reconnects after a drop by itself, but gives up on a refused answer (the 503
     // past the stream limit): try again later. Never an error banner: the pull works without it.

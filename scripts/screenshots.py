@@ -119,6 +119,25 @@ def at_the_end(tab):
     return None if 0 <= gap <= 12 else f"{gap} px between the last article and 'No more items'"
 
 
+def demo_panel(browser, start, tmp):
+    """13 and 14: the Demo panel open, as a sheet on the phone (a tap, then "Fail the next refresh")
+    and as a dialog on a desktop (a click), showing the knobs the server started with."""
+    server = start(tmp / "demo.sqlite", "--delay-ms", "300", "--jitter-ms", "100", seed=50)
+    for name, options in (("13-demo-panel.png", PHONE), ("14-demo-panel-desktop.png", DESKTOP)):
+        tab = Tab(browser, server, options).open()
+        if options is PHONE:
+            tab.page.tap("#demo")
+        else:
+            tab.page.click("#demo")
+        tab.page.wait_for_function("() => document.querySelector('dialog.demo input[name=delayMs]')?.value === '300'")
+        if options is PHONE:
+            tab.page.get_by_role("button", name="Fail the next refresh").tap()
+            tab.page.wait_for_function("() => document.querySelector('.demo-say').textContent !== ''")
+        tab.page.wait_for_timeout(300)  # the backdrop's fade
+        tab.shot(name, lambda: None if tab.page.is_visible("dialog.demo[open]") else "the panel is not open")
+        tab.close()
+
+
 def main():
     if not os.path.exists(BINARY):
         sys.exit(f"no server binary at {BINARY}: run `swift build` first")
@@ -260,6 +279,8 @@ def main():
                      else "no refresh error shown")
             tab.close()
             failing.stop()
+
+            demo_panel(browser, start, tmp)
         finally:
             browser.close()
             for server in servers:

@@ -161,7 +161,8 @@ public final class Application: Sendable {
         let cors = CORS(allowedOrigins: Set(configuration.corsOrigins))
         let knobs = DemoKnobsMiddleware(control: demo)
         var router = Router(fallback: { request in staticFiles.respond(to: request) })
-        let home = HomePage(feed: feed, files: staticFiles, pageSize: configuration.pageSize)
+        let home = HomePage(feed: feed, files: staticFiles, pageSize: configuration.pageSize,
+                            demoButton: .init(access: demoAccess))
         for path in ["/", "/index.html"] {
             router.add("GET", path, answeringLater: { request, responder in home.respond(to: request, responder) })
         }

@@ -2,7 +2,8 @@ import PulldownFeed
 import PulldownHTTP
 
 /// `/`: the page's `index.html` with the newest page written into it at `<!--newest-page-->`, so
-/// the first articles arrive with the first byte and are painted before any script runs.
+/// the first articles arrive with the first byte and are painted before any script runs, and its
+/// Demo button set to what this server lets a viewer do (`DemoButton`), so the page need not ask.
 ///
 /// Kept as a ready answer (plain and gzip, each with its ETag) in a `RevisionCache` until the
 /// feed or the template changes, like the newest page: the first request after an insert builds it. The template is
@@ -28,12 +29,14 @@ final class HomePage: Sendable {
     private let files: StaticFiles
     /// The newest page's size: `--page-size`, what the script's later pages use too.
     private let pageSize: Int
+    private let demoButton: DemoButton
     private let kept = RevisionCache<String, Stamp, PreparedBody>()
 
-    init(feed: Feed, files: StaticFiles, pageSize: Int) {
+    init(feed: Feed, files: StaticFiles, pageSize: Int, demoButton: DemoButton = .off) {
         self.feed = feed
         self.files = files
         self.pageSize = pageSize
+        self.demoButton = demoButton
     }
 
     /// Answers at once, except on a shared store while a check of its newest id is in flight:
@@ -58,7 +61,8 @@ final class HomePage: Sendable {
             ErrorLog.write("the page went out without the feed: " + (answerable(error).logLine ?? "\(error)"))
         }
         let markup = (try? page.get()).map { FeedMarkup.newestPage($0, limit: pageSize) } ?? []
-        let body = PreparedBody(Self.fill(template.bytes, with: markup), contentType: template.contentType)
+        let filled = demoButton.write(into: Self.fill(template.bytes, with: markup))
+        let body = PreparedBody(filled, contentType: template.contentType)
         if let stamp, case .success = page {
             kept.keep(body, for: Self.template, at: stamp)
         }
@@ -67,9 +71,14 @@ final class HomePage: Sendable {
 
     /// `template` with `markup` in place of its marker; as it is when it has none.
     static func fill(_ template: [UInt8], with markup: [UInt8]) -> [UInt8] {
-        guard let range = template.firstRange(of: marker) else { return template }
-        var filled = template
-        filled.replaceSubrange(range, with: markup)
-        return filled
+        replacing(marker, with: markup, in: template)
+    }
+
+    /// `page` with `bytes` in place of the first `marker`; as it is when it has none.
+    static func replacing(_ marker: [UInt8], with bytes: [UInt8], in page: [UInt8]) -> [UInt8] {
+        guard let range = page.firstRange(of: marker) else { return page }
+        var replaced = page
+        replaced.replaceSubrange(range, with: bytes)
+        return replaced
     }
 }

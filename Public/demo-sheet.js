@@ -1,0 +1,36 @@
+// The Demo panel's styles, a stylesheet made by the script (the page's policy allows no inline
+// style, and a constructed sheet is none), so it comes with the panel and not with the page.
+const sheet = new CSSStyleSheet();
+sheet.replaceSync(`
+.demo { width: min(26rem, 100% - 2rem); max-height: 90dvh; padding: 0; border: 1px solid var(--line);
+  border-radius: 14px; background: var(--card); color: var(--text); box-shadow: 0 8px 32px rgb(0 0 0 / .3); }
+.demo::backdrop { background: rgb(0 0 0 / .4); }
+.demo-head { display: flex; align-items: center; justify-content: space-between; gap: .5rem;
+  padding: .5rem .5rem .5rem 1rem; border-bottom: 1px solid var(--line); }
+.demo h2 { margin: 0; font-size: 1.05rem; }
+.demo-head button { min-width: 2.75rem; min-height: 2.75rem; padding: 0; font-size: 1.4rem; line-height: 1;
+  color: var(--text); background: transparent; }
+.demo-body { display: grid; gap: 1rem; padding: 1rem; }
+.demo fieldset { display: grid; grid-template-columns: 1fr 1fr; gap: .6rem; margin: 0; padding: 0; border: 0; }
+.demo legend { margin-bottom: .4rem; padding: 0; font-size: .8rem; font-weight: 600; color: var(--muted);
+  text-transform: uppercase; letter-spacing: .04em; }
+.demo label { display: grid; gap: .2rem; font-size: .85rem; }
+.demo input, .demo select { min-width: 0; min-height: 2.75rem; padding: 0 .6rem; font: inherit;
+  border: 1px solid var(--line); border-radius: 8px; background: var(--bg); color: var(--text); }
+.demo fieldset > button { min-height: 2.75rem; white-space: normal; }
+.demo .wide { grid-column: 1 / -1; }
+.demo label:not(.wide) + button { align-self: end; } /* level with the field beside it */
+.demo [aria-invalid=true] { border-color: var(--danger); outline: 1px solid var(--danger); }
+.demo-say { min-height: 1.45em; margin: 0; font-size: .9rem; color: var(--muted); }
+.demo-say.error { color: var(--danger); }
+/* On a phone the panel is a sheet over the bottom of the screen, in reach of the thumb. */
+@media (max-width: 30rem) {
+  .demo { width: 100%; max-width: 100%; margin: auto 0 0; border-width: 1px 0 0; border-radius: 16px 16px 0 0;
+    padding-bottom: env(safe-area-inset-bottom); }
+}
+`);
+
+/** Adds the panel's styles to the document, once. */
+export function adoptSheet() {
+  if (!document.adoptedStyleSheets.includes(sheet)) document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+}
