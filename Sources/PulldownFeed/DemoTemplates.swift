@@ -22,10 +22,12 @@ public final class DemoTemplates: Sendable {
 
     /// Demo item `number` as it is stored, made `createdAt`.
     func draft(number: Int64, createdAt: Int64) -> ItemDraft {
-        guard let template = template(number) else { return DemoContent.draft(number: number, createdAt: createdAt) }
-        let author = template.author?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        return ItemDraft(title: template.title, body: template.body, author: author.isEmpty ? Validation.anonymous : author,
-                         createdAt: createdAt, userFields: template.userFields)
+        // Templates passed these checks when the file was imported; stored as a post would be.
+        guard let template = template(number), let valid = try? Validation.check(template) else {
+            return DemoContent.draft(number: number, createdAt: createdAt)
+        }
+        return ItemDraft(title: valid.title, body: valid.body, author: valid.author, createdAt: createdAt,
+                         userFields: valid.userFields)
     }
 
     private func template(_ number: Int64) -> NewItem? {

@@ -21,7 +21,8 @@ final class DataFileWatcher: Sendable {
         self.path = path
         self.pictures = pictures
         self.feed = feed
-        state = Mutex((mark, WatchState(handled: Self.stamp(path))))
+        // No stamp yet: the first look reads the file, so a change made during start-up counts.
+        state = Mutex((mark, WatchState(handled: nil)))
         let timer = RepeatingTimer(every: Self.period, on: DispatchQueue(label: "pulldown.watch", qos: .utility)) { [weak self] in
             self?.look()
         }

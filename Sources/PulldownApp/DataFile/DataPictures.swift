@@ -16,6 +16,9 @@ final class DataPictures: Sendable {
         /// Served name → the file's real path.
         var files: [String: String] = [:]
         var names: [String: String] = [:]
+        /// Relative path as written → served URL: a file names the same few pictures over and
+        /// over, and each is resolved (a realpath and a stat) once.
+        var resolved: [String: String] = [:]
     }
     private let table = Mutex(Table())
     private let folder: String?
@@ -38,6 +41,13 @@ final class DataPictures: Sendable {
     /// The served URL of the picture at `relative`, nil when it leaves the folder, is missing, or
     /// is not a picture.
     func url(for relative: String) -> String? {
+        if let known = table.withLock({ $0.resolved[relative] }) { return known }
+        guard let served = resolve(relative) else { return nil }
+        table.withLock { $0.resolved[relative] = served }
+        return served
+    }
+
+    private func resolve(_ relative: String) -> String? {
         guard let folder, !relative.contains("\0") else { return nil }
         guard let resolved = realpath(folder + "/" + relative, nil) else { return nil }
         let real = String(cString: resolved)
