@@ -10,6 +10,7 @@ public final class Application: Sendable {
     private let feed: Feed
     private let live: LiveEvents
     private let maintenance: Maintenance
+    private let watcher: DataFileWatcher?
     /// The token `/api/demo` needs, for the presenter's URL; nil when it needs none (loopback
     /// only) or is not served.
     public let presenterToken: String?
@@ -46,10 +47,10 @@ public final class Application: Sendable {
         guard let openAPI = OpenAPIDocument.response else {
             throw StartupError(description: "the OpenAPI document is missing from the program's resources")
         }
-        var dataPictures: DataPictures?
+        var data: DataFileImport.Loaded?
         do {
             if let path = configuration.dataFile {
-                dataPictures = try Self.importData(path, reset: configuration.resetStore, into: feed)
+                data = try DataFileImport.load(path, reset: configuration.resetStore, into: feed)
             } else if case let seeded = try feed.seedIfEmpty(count: configuration.seedCount),
                       configuration.seedCount > 0 && seeded == 0 {
                 // A seed fills an empty store only: say so rather than leave a user wondering.
@@ -58,8 +59,8 @@ public final class Application: Sendable {
                                                      + "--seed \(configuration.seedCount) was not applied\n").utf8))
             }
             try feed.expireIdleSessions()
-        } catch let error as StartupError {
-            throw error
+        } catch let error as DataFileError {
+            throw StartupError(description: error.description)
         } catch {
             // The store's error names the database itself, with any password masked; the --db
             // value as given could carry one.
@@ -86,7 +87,7 @@ public final class Application: Sendable {
             ? DemoAccess(host: configuration.server.host, configured: configuration.demoToken) : nil
         let handler = Self.handler(feed: feed, tokens: tokens, staticFiles: staticFiles, openAPI: openAPI,
                                    live: live, demo: demo, demoSync: demoSync, demoAccess: access,
-                                   configuration: configuration, dataPictures: dataPictures)
+                                   configuration: configuration, dataPictures: data?.pictures)
         var serverConfiguration = configuration.server
         // Streams get their own share of connections, so a full house of them never keeps
         // ordinary requests out.
@@ -102,6 +103,9 @@ public final class Application: Sendable {
         self.live = live
         self.presenterToken = access?.presenterToken
         self.maintenance = Maintenance(feed: feed, staticFiles: staticFiles, live: live)
+        watcher = configuration.watchData ? data.map { loaded in
+            DataFileWatcher(path: configuration.dataFile!, pictures: loaded.pictures, mark: loaded.mark, feed: feed)
+        } : nil
     }
 
     /// The port the server listens on.
@@ -110,6 +114,7 @@ public final class Application: Sendable {
     /// Stops accepting, finishes in-flight requests and stops the server.
     public func stop() {
         maintenance.cancel()
+        watcher?.cancel()
         live.stop()
         server.stop()
         // Fold the write-ahead log back into the database, so a stopped demo leaves one file
@@ -125,28 +130,11 @@ public final class Application: Sendable {
     }
 
     /// The demo knobs at start: with a data file, only the user's items, so no demo generator
-    /// (a PATCH of newItemsEvery can still turn it on).
+    /// unless `--new-items-every` asks for one (a PATCH of newItemsEvery can turn it on too).
     private static func startingKnobs(_ configuration: Configuration) -> DemoKnobs {
         var knobs = configuration.demo
-        if configuration.dataFile != nil { knobs.newItemsEvery = 0 }
+        if configuration.dataFile != nil && !configuration.newItemsEveryGiven { knobs.newItemsEvery = 0 }
         return knobs
-    }
-
-    /// Fills the feed from `--data` (see `Feed.importItems`); a bad file or a refused store is
-    /// one line naming the file.
-    private static func importData(_ path: String, reset: Bool, into feed: Feed) throws -> DataPictures {
-        let file: DataFile
-        do {
-            file = try DataFile(path: path)
-        } catch {
-            throw StartupError(description: error.description)
-        }
-        do {
-            _ = try feed.importItems(file.entries, hash: file.hash, reset: reset)
-        } catch let error as ImportError {
-            throw StartupError(description: file.describe(error).description)
-        }
-        return file.pictures
     }
 
     /// The server's one router: `/api/` through CORS (when origins are listed) and the demo

@@ -15,11 +15,15 @@ public struct Configuration: Sendable {
     public var dataFile: String?
     /// Empty the store (items and sessions) before importing `dataFile`.
     public var resetStore = false
+    /// Add the entries appended to `dataFile` while the server runs (`DataFileWatcher`).
+    public var watchData = false
     /// Items per page when a request gives no limit; 1 to `Feed.maxPageSize`.
     public var pageSize = 10
     /// The demo knobs' start-up state; `PATCH /api/demo` changes them while the server runs.
     /// Their `newItemsEvery` is the feed's, which `feed.newItemsEvery` only starts with.
     public var demo = DemoKnobs()
+    /// Whether `--new-items-every` was given: with `--data` the generator is off unless it was.
+    public var newItemsEveryGiven = false
     /// Whether `/api/demo` is served at all (`--demo-api off` removes it).
     public var demoAPI = true
     /// The bearer token `/api/demo` needs when listening beyond loopback; nil makes a random one.

@@ -68,11 +68,18 @@ extension ConfigurationParser {
                hasVariable: false) { config, value throws(UsageError) in
             config.resetStore = try boolean(value, flag: "--reset")
         },
+        Option("--watch", value: nil, help: "with --data: add the entries appended to the file while the server runs",
+               hasVariable: false) { config, value throws(UsageError) in
+            config.watchData = try boolean(value, flag: "--watch")
+        },
         .integer("--page-size", "N", "items per page when a request gives no limit (default \(defaults.pageSize), 1..\(Feed.maxPageSize))",
                  in: 1...Feed.maxPageSize) { $0.pageSize = $1 },
         .number("--new-items-every", "SECONDS",
                 "a refresh after this long finds 1 to 3 new demo items (default \(format(defaults.demo.newItemsEvery)), 0 turns it off)",
-                in: DemoKnobs.newItemsEveryRange) { $0.demo.newItemsEvery = $1 },
+                in: DemoKnobs.newItemsEveryRange) { config, seconds in
+                    config.demo.newItemsEvery = seconds
+                    config.newItemsEveryGiven = true
+                },
         .number("--session-ttl-days", "DAYS", "forget sessions idle this long (default \(format(defaults.feed.sessionTTL / 86_400)))",
                 in: 0.001...36_500) { $0.feed.sessionTTL = $1 * 86_400 },
         .integer("--delay-ms", "MS", "delay every /api/ answer (default \(defaults.demo.delayMilliseconds))",

@@ -39,6 +39,7 @@ public enum ConfigurationParser {
                 index += 1
             }
         }
+        if config.watchData && config.dataFile == nil { throw UsageError(description: "--watch needs --data FILE") }
         return config
     }
 

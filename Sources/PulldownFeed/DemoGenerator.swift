@@ -10,6 +10,8 @@ struct DemoGenerator: Sendable {
         nonmutating set { sharedInterval.value.withLock { $0 = newValue } }
     }
     private let sharedInterval: SharedInterval
+    /// What the items it makes look like.
+    let templates = DemoTemplates()
 
     private final class SharedInterval: Sendable {
         let value: Mutex<TimeInterval>
@@ -47,7 +49,7 @@ struct DemoGenerator: Sendable {
         let firstNumber = (try store.maxItemID() ?? 0) + 1
         let lastID = try store.insertItems(count: count) { index in
             let createdAt = nowSeconds - Double(count - 1 - index) * step
-            return DemoContent.draft(number: firstNumber + Int64(index), createdAt: Int64(createdAt.rounded(.down)))
+            return templates.draft(number: firstNumber + Int64(index), createdAt: Int64(createdAt.rounded(.down)))
         }
         try store.setMeta(MetaKey.lastItemTime, double: nowSeconds)
         return lastID

@@ -1,4 +1,3 @@
-import CNettle
 import Foundation
 
 /// One entry of a data file, as read: the fields of a post and, if the file gave one, its time.
@@ -12,77 +11,160 @@ public struct ImportedItem: Sendable {
     }
 }
 
+/// What the store remembers of the data file it was filled from: the SHA-256 of the file's bytes
+/// up to the end of the last entry it took in, and where that is (`resume`, the reader's own
+/// notation). A file that still begins with exactly those bytes is the same file, perhaps grown.
+public struct DataSourceMark: Sendable, Equatable {
+    public var digest: [UInt8]
+    public var resume: [UInt8]
+
+    public init(digest: [UInt8], resume: [UInt8]) {
+        self.digest = digest
+        self.resume = resume
+    }
+}
+
+/// The entries of a data file, read twice: once in the file's order to check them all before
+/// anything is written, then by number, in the order the feed stores them. So only one entry at
+/// a time (or one batch) is ever held, whatever the size of the file.
+public protocol ImportSource: AnyObject {
+    /// Every entry to take in, in the file's order; returns the mark to remember once they are.
+    func forEachEntry(_ body: (ImportedItem) throws -> Void) throws -> DataSourceMark
+    /// The entries numbered `numbers` (from 0, in the order `forEachEntry` gave them), again.
+    func entries(at numbers: [Int]) throws -> [ImportedItem]
+}
+
 /// Why a data file was not imported.
 public enum ImportError: Error, Equatable {
-    /// Entry `index` (from 0, in the file's order) has bad fields.
+    /// Entry `index` (from 0, in the order the source gave them) has bad fields.
     case invalidEntry(index: Int, [FieldError])
     /// The store holds items from elsewhere (the demo seed, posts, another file): `--reset` replaces them.
     case storeHoldsOtherItems(fromAnotherFile: Bool)
 }
 
-/// What an import did.
-public enum ImportOutcome: Sendable, Equatable {
-    /// The store was filled from the same file before: everything in it is kept.
-    case kept
-    case imported(count: Int)
+/// What the store holds, as far as a data file is concerned.
+public enum DataSourceState: Sendable, Equatable {
+    case empty
+    /// Items that came from no data file (the demo seed, posts).
+    case otherItems
+    case filled(DataSourceMark)
 }
 
 extension Feed {
-    /// The SHA-256 of a data file's bytes: what the store remembers it was filled from.
-    public static func contentHash(_ bytes: [UInt8]) -> [UInt8] {
-        var context = sha256_ctx()
-        nettle_sha256_init(&context)
-        bytes.withUnsafeBufferPointer { nettle_sha256_update(&context, $0.count, $0.baseAddress) }
-        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_SIZE))
-        nettle_sha256_digest(&context, digest.count, &digest)
-        return digest
+    /// Entries stored per statement batch: a bounded number held in memory at once.
+    static let importBatch = 1000
+
+    public func dataSourceState() throws -> DataSourceState {
+        try store.read { store in
+            guard try store.maxItemID() != nil else { return .empty }
+            guard let digest = try store.metaBytes(MetaKey.dataSource) else { return .otherItems }
+            return .filled(DataSourceMark(digest: digest, resume: try store.metaBytes(MetaKey.dataSourceResume) ?? []))
+        }
     }
 
-    /// Fills the store from a data file's entries, in one transaction: all of them or none.
+    /// Fills the store from a data file's entries, in one transaction: all of them or none;
+    /// returns how many.
     ///
     /// Entries with `createdAt` are placed by it (the newest is the newest item); an entry
     /// without one is placed by its position, the file's first entry the newest, just now, each
-    /// next one a second older. A store already filled from the same file (`hash`) is kept as it
-    /// is, with the sessions and posts since; any other store with items is refused, unless
-    /// `reset`, which deletes its items and sessions first.
-    public func importItems(_ entries: [ImportedItem], hash: [UInt8], reset: Bool) throws -> ImportOutcome {
-        var valid: [(Validation.Valid, Int64)] = []
-        valid.reserveCapacity(entries.count)
+    /// next one a second older. A store with items is refused, unless `reset`, which deletes its
+    /// items and sessions first (a store filled from the same file is `appendItems`' case).
+    public func importItems(from source: any ImportSource, reset: Bool) throws -> Int {
         let now = Int64(clock.now().timeIntervalSince1970.rounded(.down))
-        for (index, entry) in entries.enumerated() {
-            do {
-                let item = try Validation.check(entry.new)
-                let time = entry.createdAt.map { Int64($0.timeIntervalSince1970.rounded(.down)) } ?? now - Int64(index)
-                valid.append((item, time))
-            } catch .invalid(let errors) {
-                throw ImportError.invalidEntry(index: index, errors)
-            }
+        // Only the time of each entry is kept: 16 bytes an entry.
+        var times: [(time: Int64, number: Int32)] = []
+        let mark = try Self.check(source) { number, entry in
+            times.append((entry.createdAt.map { Int64($0.timeIntervalSince1970.rounded(.down)) } ?? now - Int64(number),
+                          Int32(number)))
         }
         // Oldest first, so ids grow with time; equal times keep the file's order, newest first.
-        let ordered = valid.enumerated().sorted { a, b in
-            a.element.1 != b.element.1 ? a.element.1 < b.element.1 : a.offset > b.offset
-        }.map(\.element)
-        let outcome: ImportOutcome = try store.write { store in
+        times.sort { a, b in a.time != b.time ? a.time < b.time : a.number > b.number }
+        try store.write { store in
             try store.lockForInserts()
             if try store.maxItemID() != nil && !reset {
-                let source = try store.metaBytes(MetaKey.dataSource)
-                if source == hash { return .kept }
-                throw ImportError.storeHoldsOtherItems(fromAnotherFile: source != nil)
+                throw ImportError.storeHoldsOtherItems(fromAnotherFile: try store.metaBytes(MetaKey.dataSource) != nil)
             }
             if reset { try store.deleteItemsAndSessions() }
-            _ = try store.insertItems(count: ordered.count) { index in
-                let (item, time) = ordered[index]
-                return ItemDraft(title: item.title, body: item.body, author: item.author, createdAt: time,
+            try Self.insert(times.lazy.map { (Int($0.number), $0.time) }, from: source, into: store)
+            try Self.remember(mark, lastItemTime: Double(now), in: store)
+        }
+        // Cached pages and the newest id must not outlive deleted items.
+        if let newest = try store.read({ try $0.maxItemID() }) { inserts.inserted(upTo: newest) }
+        return times.count
+    }
+
+    /// Adds the entries of a data file past what the store took in from it (`previous`: it grew,
+    /// by a restart or while `--watch` follows it) as the newest items, the last one newest, all
+    /// at the time they are added; in one transaction with the new mark, and told to open event
+    /// streams as posts are. Refused when the store no longer remembers `previous`. Returns how
+    /// many were added.
+    @discardableResult
+    public func appendItems(from source: any ImportSource, after previous: DataSourceMark) throws -> Int {
+        var count = 0
+        let mark = try Self.check(source) { _, _ in count += 1 }
+        let now = clock.now()
+        let time = Int64(now.timeIntervalSince1970.rounded(.down))
+        let newest: Int64? = try store.write { store in
+            try store.lockForInserts()
+            guard try store.metaBytes(MetaKey.dataSource) == previous.digest else {
+                throw ImportError.storeHoldsOtherItems(fromAnotherFile: true)
+            }
+            let newest = try Self.insert((0..<count).lazy.map { ($0, time) }, from: source, into: store)
+            try Self.remember(mark, lastItemTime: count > 0 ? now.timeIntervalSince1970 : nil, in: store)
+            return newest
+        }
+        if let newest { inserts.inserted(upTo: newest) }
+        return count
+    }
+
+    /// Every entry of `source` checked as a post is, each valid one to `body` with its number.
+    private static func check(_ source: any ImportSource, _ body: (Int, ImportedItem) -> Void) throws -> DataSourceMark {
+        var number = 0
+        return try source.forEachEntry { entry in
+            do {
+                _ = try Validation.check(entry.new)
+            } catch FeedError.invalid(let errors) {
+                throw ImportError.invalidEntry(index: number, errors)
+            }
+            body(number, entry)
+            number += 1
+        }
+    }
+
+    /// Inserts the entries `order` names, with their times, in batches; returns the last id.
+    @discardableResult
+    private static func insert(_ order: some Sequence<(Int, Int64)>, from source: any ImportSource,
+                               into store: any FeedStoreWriting) throws -> Int64? {
+        var last: Int64?
+        var batch: [(Int, Int64)] = []
+        batch.reserveCapacity(importBatch)
+        func flush() throws {
+            let entries = try source.entries(at: batch.map(\.0))
+            // Checked again: the file is read anew, and must not have changed in between.
+            let drafts = try zip(entries, batch).map { entry, place throws in
+                let item: Validation.Valid
+                do {
+                    item = try Validation.check(entry.new)
+                } catch FeedError.invalid(let errors) {
+                    throw ImportError.invalidEntry(index: place.0, errors)
+                }
+                return ItemDraft(title: item.title, body: item.body, author: item.author, createdAt: place.1,
                                  userFields: item.userFields)
             }
-            try store.setMeta(MetaKey.dataSource, bytes: hash)
-            try store.setMeta(MetaKey.lastItemTime, double: Double(now))
-            return .imported(count: ordered.count)
+            last = try store.insertItems(count: drafts.count) { drafts[$0] } ?? last
+            batch.removeAll(keepingCapacity: true)
         }
-        if case .imported = outcome {
-            // Cached pages and the newest id must not outlive deleted items.
-            if let newest = try store.read({ try $0.maxItemID() }) { inserts.inserted(upTo: newest) }
+        for entry in order {
+            batch.append(entry)
+            if batch.count == importBatch { try flush() }
         }
-        return outcome
+        if !batch.isEmpty { try flush() }
+        return last
+    }
+
+    private static func remember(_ mark: DataSourceMark, lastItemTime: Double?, in store: any FeedStoreWriting) throws {
+        try store.setMeta(MetaKey.dataSource, bytes: mark.digest)
+        try store.setMeta(MetaKey.dataSourceResume, bytes: mark.resume)
+        if let lastItemTime { try store.setMeta(MetaKey.lastItemTime, double: lastItemTime) }
     }
 }

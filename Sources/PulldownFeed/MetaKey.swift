@@ -5,8 +5,11 @@ enum MetaKey {
     static let lastItemTime = "last_item_time"
     /// 32 random bytes that sign session tokens.
     static let tokenSecret = "token_secret"
-    /// The SHA-256 of the data file the items came from (`--data`); absent for demo items.
+    /// The SHA-256 of the data file the items came from (`--data`), up to the end of the last
+    /// entry taken in; absent for demo items.
     static let dataSource = "data_source"
+    /// Where in that file the last entry taken in ends (`DataSourceMark.resume`).
+    static let dataSourceResume = "data_source_resume"
     /// Moves with every change of the demo knobs a shared store keeps (`SharedDemoKnobs`).
     static let demoKnobsRevision = "demo_knobs_revision"
 }

@@ -3,8 +3,26 @@ import XCTest
 @testable import PulldownFeed
 import PulldownTesting
 
-/// `Feed.importItems`: a data file's entries in one transaction, ordered by time, remembered by
-/// the file's hash.
+/// Entries held in memory, handed out as a data file's would be.
+private final class ListedEntries: ImportSource {
+    let entries: [ImportedItem]
+    let mark: DataSourceMark
+
+    init(_ entries: [ImportedItem], mark: String) {
+        self.entries = entries
+        self.mark = DataSourceMark(digest: Array(mark.utf8), resume: Array("at \(mark)".utf8))
+    }
+
+    func forEachEntry(_ body: (ImportedItem) throws -> Void) throws -> DataSourceMark {
+        try entries.forEach(body)
+        return mark
+    }
+
+    func entries(at numbers: [Int]) throws -> [ImportedItem] { numbers.map { entries[$0] } }
+}
+
+/// `Feed.importItems` and `Feed.appendItems`: a data file's entries in one transaction, ordered by
+/// time, remembered by the file's mark; entries the file gained added as the newest items.
 class ImportTests: FeedStoreTestCase {
     private func entry(_ title: String, at seconds: Double? = nil, fields: String = "") -> ImportedItem {
         ImportedItem(new: NewItem(title: title, body: "", userFields: fields),
@@ -13,31 +31,50 @@ class ImportTests: FeedStoreTestCase {
 
     func testEntriesAreOrderedByTheirTimeAndWithoutOneTheFirstIsTheNewest() throws {
         let feed = try makeFeed()
-        let hash = Feed.contentHash(Array("file".utf8))
-        XCTAssertEqual(try feed.importItems([entry("b", at: 200, fields: #"{"likes":1}"#), entry("a", at: 100), entry("c", at: 300)],
-                                            hash: hash, reset: false), .imported(count: 3))
+        let source = ListedEntries([entry("b", at: 200, fields: #"{"likes":1}"#), entry("a", at: 100), entry("c", at: 300)], mark: "file")
+        XCTAssertEqual(try feed.importItems(from: source, reset: false), 3)
         let items = try feed.page(before: nil, limit: 10).items
         XCTAssertEqual(items.map(\.title), ["c", "b", "a"])
         XCTAssertEqual(items[1].userFields, #"{"likes":1}"#)
+        XCTAssertEqual(try feed.dataSourceState(), .filled(source.mark))
 
         let other = try makeFeed()
-        _ = try other.importItems([entry("top"), entry("next"), entry("last")], hash: hash, reset: false)
+        _ = try other.importItems(from: ListedEntries([entry("top"), entry("next"), entry("last")], mark: "f"), reset: false)
         XCTAssertEqual(try other.page(before: nil, limit: 10).items.map(\.title), ["top", "next", "last"])
     }
 
-    func testTheSameFileKeepsEverythingAnotherIsRefusedAndResetReplacesItemsAndSessions() throws {
+    func testMoreThanABatchIsImportedInOrder() throws {
         let feed = try makeFeed()
-        let first = Feed.contentHash(Array("one".utf8)), second = Feed.contentHash(Array("two".utf8))
-        _ = try feed.importItems([entry("imported")], hash: first, reset: false)
+        let count = Feed.importBatch * 2 + 7
+        _ = try feed.importItems(from: ListedEntries((0..<count).map { entry("t\($0)", at: Double($0)) }, mark: "big"), reset: false)
+        XCTAssertEqual(try feed.itemCount(), Int64(count))
+        XCTAssertEqual(try feed.page(before: nil, limit: 2).items.map(\.title), ["t\(count - 1)", "t\(count - 2)"])
+    }
+
+    func testAGrownFileAddsItsNewEntriesAsTheNewestAndARefusedStoreChangesNothing() throws {
+        let feed = try makeFeed()
+        let first = ListedEntries([entry("old", at: 100)], mark: "one")
+        _ = try feed.importItems(from: first, reset: false)
+        let grown = ListedEntries([entry("new 1", at: 50), entry("new 2")], mark: "two")
+        XCTAssertEqual(try feed.appendItems(from: grown, after: first.mark), 2)
+        XCTAssertEqual(try feed.page(before: nil, limit: 10).items.map(\.title), ["new 2", "new 1", "old"])
+        XCTAssertEqual(try feed.dataSourceState(), .filled(grown.mark))
+        XCTAssertThrowsError(try feed.appendItems(from: ListedEntries([entry("x")], mark: "three"), after: first.mark)) {
+            XCTAssertEqual($0 as? ImportError, .storeHoldsOtherItems(fromAnotherFile: true))
+        }
+        XCTAssertEqual(try feed.itemCount(), 3)
+    }
+
+    func testAnotherStoreIsRefusedAndResetReplacesItemsAndSessions() throws {
+        let feed = try makeFeed()
+        _ = try feed.importItems(from: ListedEntries([entry("imported")], mark: "one"), reset: false)
         _ = try feed.addItem(NewItem(title: "posted", body: ""))
         let session = SessionID.random()
         _ = try feed.refresh(session: session, after: nil, limit: 10)
-        XCTAssertEqual(try feed.importItems([entry("imported")], hash: first, reset: false), .kept)
-        XCTAssertEqual(try feed.itemCount(), 2)
-        XCTAssertThrowsError(try feed.importItems([entry("other")], hash: second, reset: false)) {
+        XCTAssertThrowsError(try feed.importItems(from: ListedEntries([entry("other")], mark: "two"), reset: false)) {
             XCTAssertEqual($0 as? ImportError, .storeHoldsOtherItems(fromAnotherFile: true))
         }
-        XCTAssertEqual(try feed.importItems([entry("other")], hash: second, reset: true), .imported(count: 1))
+        XCTAssertEqual(try feed.importItems(from: ListedEntries([entry("other")], mark: "two"), reset: true), 1)
         XCTAssertEqual(try feed.page(before: nil, limit: 10).items.map(\.title), ["other"])
         XCTAssertNil(try feed.session(session), "reset forgets sessions")
     }
@@ -45,10 +82,11 @@ class ImportTests: FeedStoreTestCase {
     func testADemoStoreIsRefusedAndABadEntryImportsNothing() throws {
         let feed = try makeFeed()
         try feed.seedIfEmpty(count: 5)
-        XCTAssertThrowsError(try feed.importItems([entry("x")], hash: [1], reset: false)) {
+        XCTAssertEqual(try feed.dataSourceState(), .otherItems)
+        XCTAssertThrowsError(try feed.importItems(from: ListedEntries([entry("x")], mark: "m"), reset: false)) {
             XCTAssertEqual($0 as? ImportError, .storeHoldsOtherItems(fromAnotherFile: false))
         }
-        XCTAssertThrowsError(try feed.importItems([entry("fine"), entry("  ")], hash: [1], reset: true)) {
+        XCTAssertThrowsError(try feed.importItems(from: ListedEntries([entry("fine"), entry("  ")], mark: "m"), reset: true)) {
             guard case .invalidEntry(index: 1, let errors)? = $0 as? ImportError else { return XCTFail("\($0)") }
             XCTAssertEqual(errors.map(\.name), ["title"])
         }

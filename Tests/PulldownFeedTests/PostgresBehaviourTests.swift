@@ -91,6 +91,8 @@ final class PostgresImportTests: ImportTests {
     override func setUpWithError() throws { try PostgresBackend.skipUnlessConfigured() }
 
     override func testEntriesAreOrderedByTheirTimeAndWithoutOneTheFirstIsTheNewest() throws { try super.testEntriesAreOrderedByTheirTimeAndWithoutOneTheFirstIsTheNewest() }
-    override func testTheSameFileKeepsEverythingAnotherIsRefusedAndResetReplacesItemsAndSessions() throws { try super.testTheSameFileKeepsEverythingAnotherIsRefusedAndResetReplacesItemsAndSessions() }
+    override func testMoreThanABatchIsImportedInOrder() throws { try super.testMoreThanABatchIsImportedInOrder() }
+    override func testAGrownFileAddsItsNewEntriesAsTheNewestAndARefusedStoreChangesNothing() throws { try super.testAGrownFileAddsItsNewEntriesAsTheNewestAndARefusedStoreChangesNothing() }
+    override func testAnotherStoreIsRefusedAndResetReplacesItemsAndSessions() throws { try super.testAnotherStoreIsRefusedAndResetReplacesItemsAndSessions() }
     override func testADemoStoreIsRefusedAndABadEntryImportsNothing() throws { try super.testADemoStoreIsRefusedAndABadEntryImportsNothing() }
 }

@@ -2,176 +2,187 @@ import CJansson
 import Foundation
 import PulldownFeed
 
-/// A `--data` file read into items: a JSON array of items, an object with an `items` array, or
-/// one item object a line (NDJSON). Parsed by Jansson, as request bodies are: strict JSON,
-/// UTF-8 checked, repeated names refused, nesting bounded. Any problem is one `DataFileError`
-/// naming the file and where: the line and column for malformed JSON, the entry and the field
-/// otherwise.
-struct DataFile {
+/// A `--data` file as a source of items: a JSON array of items, an object with an `items` array,
+/// or one item object a line (NDJSON). Read as a stream (`DataFileReader`): each entry is parsed
+/// by Jansson on its own, as request bodies are (strict JSON, UTF-8 checked, repeated names
+/// refused), so memory stays bounded whatever the size of the file; only where each entry lies
+/// is kept, to read it again when the feed stores it.
+///
+/// Any problem is a `DataFileError` naming the file and where: the line and column for malformed
+/// JSON, the entry and the field otherwise.
+final class DataFile: ImportSource {
     let path: String
-    let entries: [ImportedItem]
-    /// Line of each entry in the file, for NDJSON only.
-    let lines: [Int]?
-    let hash: [UInt8]
-    /// The pictures it names by relative paths.
     let pictures: DataPictures
+    private let start: EntryScanner.Checkpoint
+    private let startDigest: [UInt8]?
+    /// false under `--watch`: an entry still being written at the end is left for later, and a
+    /// bad entry stops the reading there (`failure`) instead of failing it.
+    private let strict: Bool
+    /// Where each entry `forEachEntry` handed on lies, to read it again: 16 bytes an entry.
+    private var places: [(offset: Int64, length: Int32, line: Int32)] = []
+    /// The entry being read, for messages.
+    private var current: EntryScanner.Value?
+    /// Where the last `forEachEntry` stopped, and why, when not strict.
+    private(set) var stopped: DataFileReader.Progress?
+    /// What it returned: the store's new mark once the entries are in.
+    private(set) var mark: DataSourceMark?
 
     /// The fields of an entry the feed reads; any other is the item's own (`UserFields`).
     static let itemFields = ["title", "body", "author", "createdAt"]
 
-    init(path: String) throws(DataFileError) {
+    /// The file from its start, or past what the store took in from it (`mark`).
+    init(path: String, pictures: DataPictures, after mark: DataSourceMark?, strict: Bool = true) throws(DataFileError) {
         self.path = path
-        let bytes: [UInt8]
-        do {
-            bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            throw DataFileError(path: path, "cannot be read: \((error as NSError).localizedDescription)")
-        }
-        hash = Feed.contentHash(bytes)
-        let documents = try Self.documents(bytes, path: path)
-        lines = documents.lines
-        defer { documents.values.forEach { json_decref($0) } }
-        var entries: [ImportedItem] = []
-        entries.reserveCapacity(documents.values.count)
-        var pictures = DataPictures(dataFile: path)
-        for (index, value) in documents.values.enumerated() {
-            let place = Self.place(index, lines: documents.lines)
-            if value.pointee.type == JSON_OBJECT, let refused = pictures.resolve(in: value) {
-                throw DataFileError(path: path, "\(place): \(refused) \(DataPictures.reason)")
-            }
-            entries.append(try Self.entry(value, place: place, path: path))
-        }
-        self.entries = entries
         self.pictures = pictures
+        self.strict = strict
+        if let mark {
+            guard let checkpoint = EntryScanner.Checkpoint(resume: mark.resume) else {
+                throw DataFileError.diverged(path)
+            }
+            start = checkpoint
+            startDigest = mark.digest
+        } else {
+            start = EntryScanner.Checkpoint(shape: try Self.shape(of: path))
+            startDigest = nil
+        }
     }
 
-    /// The message for a feed's refusal of entry `index`.
-    func describe(_ error: ImportError) -> DataFileError {
+    var shape: EntryScanner.Shape { start.shape }
+
+    func forEachEntry(_ body: (ImportedItem) throws -> Void) throws -> DataSourceMark {
+        places.removeAll()
+        let progress: DataFileReader.Progress
+        do {
+            progress = try DataFileReader(path: path).read(from: start, digest: startDigest, strict: strict) { value in
+                current = value
+                guard let item = try decode(value.bytes, at: value) else { return }
+                try body(item)
+                places.append((value.start.offset, Int32(value.end.offset - value.start.offset), Int32(value.start.line)))
+            }
+        } catch .prefixDiffers {
+            throw DataFileError.diverged(path)
+        } catch .unreadable(let reason) {
+            throw DataFileError(path: path, "cannot be read: \(reason)")
+        }
+        stopped = progress
+        if let failure = progress.failure, strict { throw describe(failure) ?? failure }
+        let mark = DataSourceMark(digest: progress.digest, resume: progress.checkpoint.resume)
+        self.mark = mark
+        return mark
+    }
+
+    func entries(at numbers: [Int]) throws -> [ImportedItem] {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        return try numbers.map { number in
+            let place = places[number]
+            try handle.seek(toOffset: UInt64(place.offset))
+            let bytes = Array(try handle.read(upToCount: Int(place.length)) ?? Data())
+            guard bytes.count == Int(place.length), let item = try decode(bytes, at: nil) else {
+                throw DataFileError(path: path, "changed while it was being imported")
+            }
+            return item
+        }
+    }
+
+    /// The one line for a failure of reading or importing the file; nil for others (the store's).
+    func describe(_ error: any Error) -> DataFileError? {
         switch error {
-        case .invalidEntry(let index, let errors):
+        case let error as DataFileError:
+            return error
+        case ImportError.invalidEntry(_, let errors):
             let first = errors.first.map { "\($0.name) \($0.reason)" } ?? "is invalid"
-            return DataFileError(path: path, "\(Self.place(index, lines: lines)): \(first)")
-        case .storeHoldsOtherItems(let fromAnotherFile):
-            let held = fromAnotherFile ? "items from a different data file" : "items that did not come from a data file (the demo seed or posts)"
-            return DataFileError(path: path, "the store already holds \(held); start with --reset to empty it and import this file")
+            return DataFileError(path: path, "\(place(current)): \(first)")
+        case ImportError.storeHoldsOtherItems(let fromAnotherFile):
+            return DataFileError(path: path, Self.refusal(fromAnotherFile: fromAnotherFile), diverged: fromAnotherFile)
+        case EntryScanner.Failure.malformed(let position, let reason):
+            return DataFileError(path: path, "line \(position.line), column \(position.column): malformed JSON: \(reason)")
+        case EntryScanner.Failure.tooLarge(let role, let field, let position):
+            let limit = "over the \(EntryScanner.maximumValueBytes >> 20) MiB an entry may take"
+            guard case .entry(let index) = role else {
+                return DataFileError(path: path, "line \(position.line): the member \(Self.name(role)) is \(limit)")
+            }
+            let what = field.map { "\($0) makes it" } ?? "it is"
+            return DataFileError(path: path, "\(place(index: index, line: position.line)): \(what) \(limit)")
+        default:
+            return nil
         }
     }
 
-    static func place(_ index: Int, lines: [Int]?) -> String {
-        if let lines { return "entry \(index) (line \(lines[index]))" }
-        return "entry \(index)"
+    static func refusal(fromAnotherFile: Bool) -> String {
+        let held = fromAnotherFile ? "items from a different data file" : "items that did not come from a data file (the demo seed or posts)"
+        return "the store already holds \(held); start with --reset to empty it and import this file"
     }
 
-    /// The top-level values that are entries, each holding one reference, with NDJSON lines.
-    private static func documents(_ bytes: [UInt8], path: String) throws(DataFileError) -> (values: [UnsafeMutablePointer<json_t>], lines: [Int]?) {
-        let first = bytes.first { !isSpace($0) }
-        if first == UInt8(ascii: "[") {
-            let root = try parse(bytes[...], path: path, lineOffset: 0)
-            defer { json_decref(root) }
-            return (elements(of: root), nil)
+    private static func name(_ role: EntryScanner.Value.Role) -> String {
+        if case .member(let name) = role { return name }
+        return "items"
+    }
+
+    private func place(_ value: EntryScanner.Value?) -> String {
+        guard let value, case .entry(let index) = value.role else { return "entry" }
+        return place(index: index, line: value.start.line)
+    }
+
+    private func place(index: Int, line: Int) -> String {
+        shape == .lines ? "entry \(index) (line \(line))" : "entry \(index)"
+    }
+
+    /// The file's shape, from its first line (`ShapeProbe`).
+    private static func shape(of path: String) throws(DataFileError) -> EntryScanner.Shape {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw DataFileError(path: path, "cannot be read: \(String(cString: strerror(errno)))")
         }
-        guard first == UInt8(ascii: "{") else {
+        defer { try? handle.close() }
+        var probe = ShapeProbe()
+        while probe.verdict == .undecided {
+            let chunk = handle.readData(ofLength: DataFileReader.chunkBytes)
+            if chunk.isEmpty { probe.finish() }
+            chunk.withUnsafeBytes { probe.feed($0.bindMemory(to: UInt8.self)) }
+        }
+        guard case .shape(let shape) = probe.verdict else {
             throw DataFileError(path: path, "line 1: not a JSON array of items, an object with an items array, or one item object a line")
         }
-        if let whole = try? parse(bytes[...], path: path, lineOffset: 0) {
-            defer { json_decref(whole) }
-            guard let items = json_object_get(whole, "items") else { return ([json_incref(whole)!], nil) }
-            guard items.pointee.type == JSON_ARRAY else { throw DataFileError(path: path, "items must be an array") }
-            return (elements(of: items), nil)
-        }
-        // Not one document: NDJSON if its first line is an object by itself; else one document
-        // over many lines, whose own error is the one to report.
-        let lineEnd = bytes.firstIndex(of: 0x0A) ?? bytes.endIndex
-        guard let firstLine = try? parse(bytes[..<lineEnd], path: path, lineOffset: 0) else {
-            json_decref(try parse(bytes[...], path: path, lineOffset: 0))
-            throw DataFileError(path: path, "line 1: malformed JSON")
-        }
-        json_decref(firstLine)
-        var values: [UnsafeMutablePointer<json_t>] = []
-        var lines: [Int] = []
-        var start = bytes.startIndex
-        var line = 1
-        while start < bytes.endIndex {
-            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.endIndex
-            let text = bytes[start..<end]
-            if !text.allSatisfy(isSpace) {
-                do {
-                    values.append(try parse(text, path: path, lineOffset: line - 1))
-                } catch {
-                    values.forEach { json_decref($0) }
-                    throw error
-                }
-                lines.append(line)
-            }
-            start = end + 1
-            line += 1
-        }
-        return (values, lines)
+        return shape
     }
 
-    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
-
-    private static func elements(of array: UnsafeMutablePointer<json_t>) -> [UnsafeMutablePointer<json_t>] {
-        (0..<json_array_size(array)).compactMap { json_array_get(array, $0).flatMap { json_incref($0) } }
-    }
-
-    private static func parse(_ bytes: ArraySlice<UInt8>, path: String, lineOffset: Int) throws(DataFileError) -> UnsafeMutablePointer<json_t> {
+    /// The entry in `bytes` (read at `value`, nil when read again), or nil for another member
+    /// of the `items` object, which needs only to be JSON.
+    private func decode(_ bytes: [UInt8], at value: EntryScanner.Value?) throws(DataFileError) -> ImportedItem? {
         var error = json_error_t()
         let parsed = bytes.withUnsafeBytes { raw in
-            json_loadb(raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count, Int(JSON_REJECT_DUPLICATES), &error)
+            json_loadb(raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count, Int(JSON_REJECT_DUPLICATES | JSON_DECODE_ANY), &error)
         }
         guard let parsed else {
-            throw DataFileError(path: path, "line \(Int(error.line) + lineOffset), column \(error.column): "
-                                + "malformed JSON: \(JSONBody.text(of: error))")
+            let start = value?.start ?? EntryScanner.Position()
+            let line = start.line + Int(error.line) - 1
+            let column = error.line == 1 ? start.column - 1 + Int(error.column) : Int(error.column)
+            throw DataFileError(path: path, "line \(line), column \(column): malformed JSON: \(JSONBody.text(of: error))")
         }
-        return parsed
-    }
-
-    private static func entry(_ value: UnsafeMutablePointer<json_t>, place: String, path: String) throws(DataFileError) -> ImportedItem {
-        guard value.pointee.type == JSON_OBJECT else { throw DataFileError(path: path, "\(place): must be a JSON object") }
-        var invalid = InvalidParameters()
-        let userFields = UserFields.check(value, core: itemFields, reserved: ["id"], into: &invalid)
-        func text(_ name: String) -> String? {
-            guard let field = json_object_get(value, name), field.pointee.type != JSON_NULL else { return nil }
-            guard let string = UserFields.string(field) else {
-                invalid.add(name, InvalidParameters.Reason.string)
-                return nil
-            }
-            return string
+        defer { json_decref(parsed) }
+        if let value, case .member = value.role { return nil }
+        guard parsed.pointee.type == JSON_OBJECT else { throw DataFileError(path: path, "\(place(value)): must be a JSON object") }
+        if let refused = pictures.resolve(in: parsed) {
+            throw DataFileError(path: path, "\(place(value)): \(refused) \(DataPictures.reason)")
         }
-        let title = text("title")
-        if title == nil && !invalid.contains("title") { invalid.add("title", InvalidParameters.Reason.required) }
-        let body = text("body"), author = text("author")
-        var createdAt: Date?
-        if let stamp = text("createdAt") {
-            createdAt = RFC3339.date(stamp)
-            if createdAt == nil { invalid.add("createdAt", "must be an RFC 3339 date-time like 2026-05-01T12:00:00Z") }
+        return try DataEntry.item(parsed) { problem throws(DataFileError) in
+            throw DataFileError(path: path, "\(place(value)): \(problem)")
         }
-        if let problem = invalid.all.first {
-            throw DataFileError(path: path, "\(place): \(problem.name) \(problem.reason)")
-        }
-        return ImportedItem(new: NewItem(title: title!, body: body ?? "", author: author, userFields: userFields),
-                            createdAt: createdAt)
     }
 }
 
 /// Why a data file cannot be used: one line, naming the file (exit code 1).
 struct DataFileError: Error, CustomStringConvertible {
     let description: String
+    /// The store holds items from a data file, and this file does not begin as that one did.
+    let diverged: Bool
 
-    init(path: String, _ problem: String) {
+    init(path: String, _ problem: String, diverged: Bool = false) {
         description = "\(path): \(problem)"
+        self.diverged = diverged
     }
-}
 
-/// RFC 3339 date-times, with or without fractional seconds, any offset.
-enum RFC3339 {
-    static func date(_ text: String) -> Date? {
-        let plain = ISO8601DateFormatter()
-        plain.formatOptions = [.withInternetDateTime]
-        if let date = plain.date(from: text) { return date }
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return fractional.date(from: text)
+    static func diverged(_ path: String) -> DataFileError {
+        DataFileError(path: path, DataFile.refusal(fromAnotherFile: true), diverged: true)
     }
 }

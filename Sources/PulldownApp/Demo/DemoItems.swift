@@ -3,7 +3,8 @@ import PulldownHTTP
 import Synchronization
 
 /// `POST /api/demo/items`: adds N demo items at once, each as a post, so they join the feed's
-/// group commits and reach open event streams like any insert.
+/// group commits and reach open event streams like any insert. With a data file loaded they are
+/// copies of its entries (`Feed.demoItem`), so they have the user's shape.
 struct DemoItems: Sendable {
     let feed: Feed
     static let maxCount: Int64 = 100
@@ -18,7 +19,7 @@ struct DemoItems: Sendable {
         let results = Results(expected: count)
         // Numbers picked at random: the same text for the same number, so each batch differs.
         for number in (0..<count).map({ _ in Int64.random(in: 0...Int64.max) }) {
-            feed.addItem(.demo(number: number)) { result in
+            feed.addItem(feed.demoItem(number: number)) { result in
                 guard let all = results.append(result) else { return }
                 responder.send(API.answer { try Self.answer(all.map { try $0.get() }) })
             }

@@ -1,0 +1,64 @@
+import CJansson
+import Foundation
+import PulldownFeed
+
+/// One entry of a data file, parsed: the fields the feed reads, checked, and the item's own.
+enum DataEntry {
+    /// The item in `object`, or the first problem with it to `refuse` ("title is required").
+    static func item(_ object: UnsafeMutablePointer<json_t>,
+                     refuse: (String) throws(DataFileError) -> Never) throws(DataFileError) -> ImportedItem {
+        var invalid = InvalidParameters()
+        let userFields = UserFields.check(object, core: DataFile.itemFields, reserved: ["id"], into: &invalid)
+        func text(_ name: String) -> String? {
+            guard let field = json_object_get(object, name), field.pointee.type != JSON_NULL else { return nil }
+            guard let string = UserFields.string(field) else {
+                invalid.add(name, InvalidParameters.Reason.string)
+                return nil
+            }
+            return string
+        }
+        let title = text("title")
+        if title == nil && !invalid.contains("title") { invalid.add("title", InvalidParameters.Reason.required) }
+        let body = text("body"), author = text("author")
+        var createdAt: Date?
+        if let stamp = text("createdAt") {
+            createdAt = RFC3339.date(stamp)
+            if createdAt == nil { invalid.add("createdAt", "must be an RFC 3339 date-time like 2026-05-01T12:00:00Z") }
+        }
+        if let problem = invalid.all.first { try refuse("\(problem.name) \(problem.reason)") }
+        return ImportedItem(new: NewItem(title: title!, body: body ?? "", author: author, userFields: userFields),
+                            createdAt: createdAt)
+    }
+}
+
+/// RFC 3339 date-times, with or without fractional seconds, any offset.
+enum RFC3339 {
+    // Made once: a formatter costs far more to make than to use, and it is safe on any thread.
+    nonisolated(unsafe) private static let plain = formatter([.withInternetDateTime])
+    nonisolated(unsafe) private static let fractional = formatter([.withInternetDateTime, .withFractionalSeconds])
+
+    static func date(_ text: String) -> Date? {
+        plain.date(from: text) ?? fractional.date(from: text)
+    }
+
+    private static func formatter(_ options: ISO8601DateFormatter.Options) -> ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = options
+        return formatter
+    }
+}
+
+extension EntryScanner.Checkpoint {
+    /// As the store keeps it (`DataSourceMark.resume`): `shape offset line column entries`.
+    var resume: [UInt8] {
+        Array("\(shape.rawValue) \(position.offset) \(position.line) \(position.column) \(entries)".utf8)
+    }
+
+    init?(resume: [UInt8]) {
+        let parts = String(decoding: resume, as: UTF8.self).split(separator: " ")
+        guard parts.count == 5, let shape = EntryScanner.Shape(rawValue: String(parts[0])),
+              let offset = Int64(parts[1]), let line = Int(parts[2]), let column = Int(parts[3]),
+              let entries = Int(parts[4]), offset >= 0, line >= 1, column >= 0, entries >= 0 else { return nil }
+        self.init(shape: shape, position: .init(offset: offset, line: line, column: column), entries: entries)
+    }
+}

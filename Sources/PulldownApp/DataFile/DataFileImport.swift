@@ -1,0 +1,48 @@
+import PulldownFeed
+
+/// `--data` at start-up: fills an empty store from the file (or, with `--reset`, any store);
+/// keeps a store already filled from it, adding the entries the file gained since (a file that
+/// still begins with exactly the bytes the store took in is the same file, grown: see
+/// `DataSourceMark`); refuses any other store with items.
+enum DataFileImport {
+    struct Loaded {
+        let pictures: DataPictures
+        /// What the store now remembers, where `--watch` goes on from.
+        let mark: DataSourceMark
+    }
+
+    static func load(_ path: String, reset: Bool, into feed: Feed) throws -> Loaded {
+        let pictures = DataPictures(dataFile: path)
+        let state: DataSourceState = reset ? .empty : try feed.dataSourceState()
+        if state == .otherItems { throw DataFileError(path: path, DataFile.refusal(fromAnotherFile: false)) }
+        let previous: DataSourceMark? = if case .filled(let mark) = state { mark } else { nil }
+        let file = try DataFile(path: path, pictures: pictures, after: previous)
+        do {
+            if let previous {
+                let added = try feed.appendItems(from: file, after: previous)
+                if added > 0 {
+                    ErrorLog.write("\(path) grew since the store took it in: \(added) entr\(added == 1 ? "y" : "ies") added as the newest items")
+                }
+            } else {
+                _ = try feed.importItems(from: file, reset: reset)
+            }
+        } catch {
+            throw file.describe(error) ?? error
+        }
+        feed.useDemoTemplates(templates(path, pictures: pictures))
+        return Loaded(pictures: pictures, mark: file.mark!)
+    }
+
+    /// The file's first entries (`DemoTemplates.maximumCount`), read from its start whatever
+    /// the store took in, for demo items in their shape.
+    private static func templates(_ path: String, pictures: DataPictures) -> [NewItem] {
+        struct Enough: Error {}
+        var items: [NewItem] = []
+        guard let file = try? DataFile(path: path, pictures: pictures, after: nil, strict: false) else { return [] }
+        _ = try? file.forEachEntry { entry in
+            items.append(entry.new)
+            if items.count == DemoTemplates.maximumCount { throw Enough() }
+        }
+        return items
+    }
+}

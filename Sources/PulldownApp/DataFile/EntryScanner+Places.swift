@@ -1,0 +1,54 @@
+/// What `EntryScanner` reads and finds: the shapes and limits, places in the file, the values,
+/// the checkpoints to go on from, and its failures.
+extension EntryScanner {
+    enum Shape: String {
+        /// A JSON array of items.
+        case array
+        /// An object whose `items` member is the array of items.
+        case items
+        /// One item object a line (NDJSON).
+        case lines
+    }
+
+    /// An entry's bytes may come to this much; more is refused before it is all read.
+    static let maximumValueBytes = 1 << 20
+    /// Levels of objects and arrays in a value: far above what an item may have (`UserFields`).
+    static let maximumDepth = 64
+
+    struct Position: Equatable {
+        var offset: Int64 = 0
+        var line = 1
+        /// Of the last character read on `line` (characters, not bytes, as Jansson counts).
+        var column = 0
+    }
+
+    /// Where reading stopped after an entry: enough to scan on from there (`--watch`, or a
+    /// restart with a file that grew).
+    struct Checkpoint: Equatable {
+        var shape: Shape
+        var position = Position()
+        /// Entries before this point.
+        var entries = 0
+    }
+
+    /// A value found in the file: an entry, or another member of the `items` object (checked to
+    /// be JSON, then left alone).
+    struct Value {
+        enum Role: Equatable {
+            case entry(Int)
+            case member(String)
+        }
+        let role: Role
+        let bytes: [UInt8]
+        /// Of the value's first character.
+        let start: Position
+        /// Just past its last byte.
+        let end: Position
+    }
+
+    enum Failure: Error, Equatable {
+        case malformed(Position, String)
+        /// A value over `maximumValueBytes`; `field` is the member of it being read then.
+        case tooLarge(Value.Role, field: String?, Position)
+    }
+}
