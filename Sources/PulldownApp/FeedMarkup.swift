@@ -39,12 +39,22 @@ enum FeedMarkup {
     /// One article, as `article()` in Public/article.js makes it, with its place in the feed.
     private static func article(_ item: Item, _ time: UTCParts, position: Int, setSize: Int, into html: inout String) {
         let id = "item-\(item.id)"
+        let pictures = ItemPictures(of: item)
         html += #"<article tabindex="0" data-id="\#(item.id)" aria-labelledby="\#(id)-t" aria-describedby="\#(id)-b" "#
         html += #"aria-posinset="\#(position)" aria-setsize="\#(setSize)">"#
+        if let avatar = pictures.avatar { picture("avatar", avatar, width: 40, height: 40, alt: "", into: &html) }
         html += #"<h2 id="\#(id)-t">\#(escaped(item.title))</h2><p id="\#(id)-b">\#(escaped(item.body))</p>"#
+        if let image = pictures.image { picture("pic", image.url, width: image.width, height: image.height, alt: image.alt, into: &html) }
         html += #"<footer>\#(escaped(item.author)) · <a href="/item.html?id=\#(item.id)" draggable="false">"#
         html += #"<time datetime="\#(Timestamp.iso8601(item.createdAt))" title="\#(time.dateLabel) \#(time.clock) UTC">"#
         html += #"\#(time.clock) UTC</time></a></footer></article>"#
+    }
+
+    /// A picture as `picture()` in article.js makes it: a box its width and height reserve,
+    /// fetched only when near the viewport, decoded off the main thread.
+    private static func picture(_ kind: String, _ url: String, width: Int64, height: Int64, alt: String, into html: inout String) {
+        html += #"<img class="\#(kind)" loading="lazy" decoding="async" width="\#(width)" height="\#(height)" "#
+        html += #"alt="\#(escaped(alt))" src="\#(escaped(url))">"#
     }
 
     /// `text` safe as element content and as a quoted attribute value.
