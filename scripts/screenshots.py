@@ -88,6 +88,9 @@ class Tab:
         problem = expect()
         if problem:
             raise AssertionError(f"{name}: {problem}")
+        # The pictures on screen are drawn, as a reader who looks a moment would see them.
+        self.page.wait_for_function("""() => [...document.querySelectorAll('img')].every(i => { const r = i.getBoundingClientRect();
+            return i.complete || r.top > innerHeight || r.bottom < 0; })""")
         self.page.screenshot(path=OUT / name, animations="allow")
         print("wrote", (OUT / name).relative_to(REPO))
 

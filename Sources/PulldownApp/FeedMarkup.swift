@@ -7,8 +7,9 @@ import PulldownFeed
 /// The articles are the script's own markup, so the script takes them over as they are and
 /// never builds them again. Only what depends on the reader is written in a neutral form, for
 /// the script to set in place: times in UTC, day headers by UTC date, links without the page's
-/// query. Nothing here depends on the current time, so a page kept until the next insert stays
-/// true. Written once per feed revision (`HomePage`), never per request.
+/// query, no tooltip on the time (the script adds the reader's own). Nothing here depends on the
+/// current time, so a page kept until the next insert stays true. Written once per feed revision
+/// (`HomePage`), never per request.
 enum FeedMarkup {
     /// The id of the JSON block; feed.js looks for it.
     static let dataBlockID = "first-page"
@@ -46,7 +47,7 @@ enum FeedMarkup {
         html += #"<h2 id="\#(id)-t">\#(escaped(item.title))</h2><p id="\#(id)-b">\#(escaped(item.body))</p>"#
         if let image = pictures.image { picture("pic", image.url, width: image.width, height: image.height, alt: image.alt, into: &html) }
         html += #"<footer>\#(escaped(item.author)) · <a href="/item.html?id=\#(item.id)" draggable="false">"#
-        html += #"<time datetime="\#(Timestamp.iso8601(item.createdAt))" title="\#(time.dateLabel) \#(time.clock) UTC">"#
+        html += #"<time datetime="\#(Timestamp.iso8601(item.createdAt))">"#
         html += #"\#(time.clock) UTC</time></a></footer></article>"#
     }
 

@@ -170,6 +170,7 @@ def test_the_first_page_the_server_writes_carries_the_pictures_as_the_script_bui
     tab = phone(server).open()
     assert tab.page.eval_on_selector("#feed article[data-id='12']", IMAGE_ATTRIBUTES) == served, \
         "the script takes the server's pictures over as they are"
+    adopted = tab.page.eval_on_selector("#feed article[data-id='12']", SHAPE)
     tab.scroll_to_end()  # the last page is in: once more to the end, where the script's articles are
     tab.page.evaluate("() => scrollTo(0, document.documentElement.scrollHeight)")
     tab.page.wait_for_selector("#feed article[data-id='2']")
@@ -177,8 +178,7 @@ def test_the_first_page_the_server_writes_carries_the_pictures_as_the_script_bui
     assert [{k: v for k, v in i.items() if k not in ("src", "width")} for i in built] == \
         [{k: v for k, v in i.items() if k not in ("src", "width")} for i in served]
     assert built[1]["src"] == "/media/demo/image-1.svg?n=2&b=2" and built[1]["width"] == "902"
-    assert tab.page.eval_on_selector("#feed article[data-id='2']", SHAPE) == \
-        plain.page.eval_on_selector("#feed article[data-id='12']", SHAPE)
+    assert tab.page.eval_on_selector("#feed article[data-id='2']", SHAPE) == adopted, "the same markup, localised alike"
     assert tab.errors == []
 
 
