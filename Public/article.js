@@ -8,10 +8,16 @@ export const el = (tag, text, cls) => {
   return n;
 };
 
+/** A picture in a box the size `w` x `h` reserves (app.css draws it from these attributes), only
+ *  for an http(s) URL or a path on this server. `loading` is set before `src`: an image given its
+ *  source first is fetched at once, wherever it is. */
+const picture = (cls, src, w, h, alt) => /^(https?:\/\/|\/(?!\/))/i.test(src) &&
+  Object.assign(el('img', null, cls), { loading: 'lazy', decoding: 'async', width: w, height: h, alt: alt || '', src });
+
 /** The article of `item`; its time links to the item's own page. The server writes the same
  *  markup for the newest page (PulldownApp's FeedMarkup), which the feed adopts as it is. */
 export function article(item, locale) {
-  const a = el('article'), id = `item-${item.id}`;
+  const a = el('article'), id = `item-${item.id}`, img = item.image;
   a.tabIndex = 0;
   a.dataset.id = item.id;
   a.setAttribute('aria-labelledby', `${id}-t`);
@@ -24,7 +30,8 @@ export function article(item, locale) {
   time.dateTime = item.createdAt;
   link.append(time);
   f.append(link);
-  a.append(h, p, f);
+  // The avatar only repeats the author's name: it is decorative (alt="").
+  a.append(...[picture('avatar', item.avatar, 40, 40), h, p, img && picture('pic', img.url, img.width, img.height, img.alt), f].filter(Boolean));
   localise(a, item, locale);
   return a;
 }

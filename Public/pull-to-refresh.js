@@ -58,15 +58,14 @@ export class PullToRefresh {
     content.classList.add('ptr-content');
 
     this.gestureEl = scroller === window ? document.body : scroller;
-    this.listeners = [
+    for (const [t, type, fn] of [
       [scroller, 'scroll', () => this.#touchAction()],
       [scroller, 'wheel', e => this.#wheel(e)],
       [this.gestureEl, 'pointerdown', e => this.#down(e)],
       [this.gestureEl, 'pointermove', e => this.#move(e)],
       [this.gestureEl, 'pointerup', e => this.#up(e)],
       [this.gestureEl, 'pointercancel', e => this.#up(e, true)],
-    ];
-    for (const [t, type, fn] of this.listeners) t.addEventListener(type, fn, { passive: true });
+    ]) t.addEventListener(type, fn, { passive: true });
     this.#touchAction();
   }
 
@@ -79,7 +78,7 @@ export class PullToRefresh {
   /** Closes the panel, showing `message` (announced) while it closes. Called for you when onRefresh settles. */
   endRefreshing(message) {
     const wait = this.startedAt + MIN_REFRESH_MS - performance.now();
-    if (wait > 0) return void (this.endTimer = setTimeout(() => this.endRefreshing(message), wait));
+    if (wait > 0) return void setTimeout(() => this.endRefreshing(message), wait);
     const action = this.machine.end();
     if (!action) return;
     if (message) this.message = message;
@@ -90,20 +89,6 @@ export class PullToRefresh {
 
   /** Sets the "Last updated" line under the state text. */
   setLastUpdated(text) { this.updated.textContent = text; }
-
-  get state() { return this.machine.state; }
-
-  destroy() {
-    for (const [t, type, fn] of this.listeners) t.removeEventListener(type, fn);
-    clearTimeout(this.settleTimer);
-    clearTimeout(this.endTimer);
-    clearTimeout(this.wheelTimer);
-    cancelAnimationFrame(this.frame);
-    this.gestureEl.style.touchAction = '';
-    this.content.style.transform = '';
-    this.content.classList.remove('ptr-content', 'ptr-drag', 'ptr-anim');
-    this.panel.remove();
-  }
 
   #atTop() {
     return (this.scroller === window ? window.scrollY : this.scroller.scrollTop) <= 0;

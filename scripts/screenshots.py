@@ -88,6 +88,9 @@ class Tab:
         problem = expect()
         if problem:
             raise AssertionError(f"{name}: {problem}")
+        # The pictures on screen are drawn, as a reader who looks a moment would see them.
+        self.page.wait_for_function("""() => [...document.querySelectorAll('img')].every(i => { const r = i.getBoundingClientRect();
+            return i.complete || r.top > innerHeight || r.bottom < 0; })""")
         self.page.screenshot(path=OUT / name, animations="allow")
         print("wrote", (OUT / name).relative_to(REPO))
 
@@ -157,12 +160,13 @@ def main():
             # skeleton rows stay on screen. No event stream is let in (--max-streams 0; the page
             # retries quietly), so the item posted below waits for the pull, not in an "N new
             # items" pill the captions do not show.
-            slow = start(tmp / "slow.sqlite", "--delay-ms", "4000", "--max-streams", "0", seed=50)
+            # 47 items: the newest is one of the demo's with a picture, so the first screen shows one.
+            slow = start(tmp / "slow.sqlite", "--delay-ms", "4000", "--max-streams", "0", seed=47)
             tab = Tab(browser, slow, PHONE).open()
             tab.shot("1-idle.png", lambda: check(tab, state="idle"))
 
             post(slow, "/api/items", json={"title": "Fresh from the oven", "body": "Posted through the API, then pulled in.",
-                                           "author": "demo"}, timeout=30)
+                                           "author": "demo", "avatar": "/media/demo/avatar-6.svg"}, timeout=30)
             x, y = 200, 250
             tab.finger.down(x, y)
             tab.finger.drag(x, y, y + 95)  # 95 px of finger: the list moves about 45 px (resistance 0.5)

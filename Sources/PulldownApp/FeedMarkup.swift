@@ -7,8 +7,9 @@ import PulldownFeed
 /// The articles are the script's own markup, so the script takes them over as they are and
 /// never builds them again. Only what depends on the reader is written in a neutral form, for
 /// the script to set in place: times in UTC, day headers by UTC date, links without the page's
-/// query. Nothing here depends on the current time, so a page kept until the next insert stays
-/// true. Written once per feed revision (`HomePage`), never per request.
+/// query, no tooltip on the time (the script adds the reader's own). Nothing here depends on the
+/// current time, so a page kept until the next insert stays true. Written once per feed revision
+/// (`HomePage`), never per request.
 enum FeedMarkup {
     /// The id of the JSON block; feed.js looks for it.
     static let dataBlockID = "first-page"
@@ -39,12 +40,22 @@ enum FeedMarkup {
     /// One article, as `article()` in Public/article.js makes it, with its place in the feed.
     private static func article(_ item: Item, _ time: UTCParts, position: Int, setSize: Int, into html: inout String) {
         let id = "item-\(item.id)"
+        let pictures = ItemPictures(of: item)
         html += #"<article tabindex="0" data-id="\#(item.id)" aria-labelledby="\#(id)-t" aria-describedby="\#(id)-b" "#
         html += #"aria-posinset="\#(position)" aria-setsize="\#(setSize)">"#
+        if let avatar = pictures.avatar { picture("avatar", avatar, width: 40, height: 40, alt: "", into: &html) }
         html += #"<h2 id="\#(id)-t">\#(escaped(item.title))</h2><p id="\#(id)-b">\#(escaped(item.body))</p>"#
+        if let image = pictures.image { picture("pic", image.url, width: image.width, height: image.height, alt: image.alt, into: &html) }
         html += #"<footer>\#(escaped(item.author)) · <a href="/item.html?id=\#(item.id)" draggable="false">"#
-        html += #"<time datetime="\#(Timestamp.iso8601(item.createdAt))" title="\#(time.dateLabel) \#(time.clock) UTC">"#
+        html += #"<time datetime="\#(Timestamp.iso8601(item.createdAt))">"#
         html += #"\#(time.clock) UTC</time></a></footer></article>"#
+    }
+
+    /// A picture as `picture()` in article.js makes it: a box its width and height reserve,
+    /// fetched only when near the viewport, decoded off the main thread.
+    private static func picture(_ kind: String, _ url: String, width: Int64, height: Int64, alt: String, into html: inout String) {
+        html += #"<img class="\#(kind)" loading="lazy" decoding="async" width="\#(width)" height="\#(height)" "#
+        html += #"alt="\#(escaped(alt))" src="\#(escaped(url))">"#
     }
 
     /// `text` safe as element content and as a quoted attribute value.

@@ -9,8 +9,9 @@ final class FeedMarkupTests: XCTestCase {
     /// 2026-11-28T07:41:09Z, a Saturday.
     private let saturday = Date(timeIntervalSince1970: 1_795_851_669)
 
-    private func item(_ id: Int64, title: String = "T", body: String = "B", author: String = "A", at date: Date? = nil) -> Item {
-        Item(id: id, title: title, body: body, author: author, createdAt: date ?? saturday)
+    private func item(_ id: Int64, title: String = "T", body: String = "B", author: String = "A", at date: Date? = nil,
+                      userFields: String = "") -> Item {
+        Item(id: id, title: title, body: body, author: author, createdAt: date ?? saturday, userFields: userFields)
     }
 
     private func markup(_ items: [Item], hasMore: Bool = true) -> String {
@@ -29,7 +30,7 @@ final class FeedMarkupTests: XCTestCase {
         let expected = #"<div class="day-head" aria-hidden="true">Sat, Nov 28, 2026</div>"#
             + #"<article tabindex="0" data-id="7" aria-labelledby="item-7-t" aria-describedby="item-7-b" aria-posinset="1" aria-setsize="-1">"#
             + #"<h2 id="item-7-t">Title</h2><p id="item-7-b">Body</p><footer>Ada · <a href="/item.html?id=7" draggable="false">"#
-            + #"<time datetime="2026-11-28T07:41:09Z" title="Sat, Nov 28, 2026 07:41 UTC">07:41 UTC</time></a></footer></article>"#
+            + #"<time datetime="2026-11-28T07:41:09Z">07:41 UTC</time></a></footer></article>"#
             + #"<script type="application/json" id="first-page">"#
         XCTAssertTrue(markup([item(7, title: "Title", body: "Body", author: "Ada")]).hasPrefix(expected))
     }
@@ -71,6 +72,32 @@ final class FeedMarkupTests: XCTestCase {
         XCTAssertEqual(html.components(separatedBy: #"class="day-head""#).count, 3)
         XCTAssertTrue(html.contains("Sun, Nov 29, 2026</div><article"))
         XCTAssertTrue(html.contains(#"aria-posinset="3" aria-setsize="3""#), "the whole feed is here: its size is known")
+    }
+
+    func testPicturesAreTheMarkupTheScriptBuilds() {
+        let fields = #"{"avatar":"/media/demo/avatar-2.svg","image":{"url":"/p.svg","width":1200,"height":800,"alt":"A pier"}}"#
+        let html = markup([item(7, title: "Title", userFields: fields)])
+        let avatar = #"<img class="avatar" loading="lazy" decoding="async" width="40" height="40" alt="" src="/media/demo/avatar-2.svg">"#
+        let picture = #"<img class="pic" loading="lazy" decoding="async" width="1200" height="800" alt="A pier" src="/p.svg">"#
+        XCTAssertTrue(html.contains(#"aria-setsize="-1">"# + avatar + #"<h2 id="item-7-t">Title</h2>"#), html)
+        XCTAssertTrue(html.contains(#"<p id="item-7-b">B</p>"# + picture + "<footer>"), html)
+    }
+
+    func testPictureAttributesAreEscaped() {
+        // As the store keeps them: `<`, `>` and `&` in JSON escapes (UserFields.htmlSafe).
+        let fields = #"{"image":{"url":"https://example.com/p.jpg?a=1\u0026b=\"2\"","width":3,"height":2,"#
+            + #""alt":"\"q\" \u003cb\u003e 'a'"}}"#
+        let html = markup([item(1, userFields: fields)])
+        XCTAssertTrue(html.contains(#"alt="&quot;q&quot; &lt;b&gt; &#39;a&#39;" src="https://example.com/p.jpg?a=1&amp;b=&quot;2&quot;">"#), html)
+        XCTAssertFalse(html.contains("<b>"))
+    }
+
+    func testALinkThatIsNeitherHTTPNorAPathHereIsNotDrawn() {
+        for link in ["javascript:alert(1)", "data:image/svg+xml,x", "//evil.example/p.svg", ""] {
+            let fields = #"{"avatar":"\#(link)","image":{"url":"\#(link)","width":3,"height":2}}"#
+            XCTAssertFalse(markup([item(1, userFields: fields)]).contains("<img"), link)
+        }
+        XCTAssertFalse(markup([item(1, userFields: #"{"image":{"url":"/p.svg","width":0,"height":2}}"#)]).contains("<img"))
     }
 
     func testAnEmptyFeedIsOnlyItsData() throws {

@@ -1,6 +1,7 @@
 """The windowed feed at depth, in Chromium (bench.py --only window).
 
-A 390x844 page on a store of 100,000 items scrolls down page after page with real wheel input
+A 390x844 page on a store of 100,000 items (the demo's: an avatar on each, a picture on three in
+ten) scrolls down page after page with real wheel input
 (CDP mouse wheel events; smooth scrolling is off so that a wheel step is not an animation). The
 baseline is the same run's first 50 pages: the last 50 pages must cost what those did, the DOM must
 stay bounded and the heap flat. Then the reader goes back to item 10,000 and reloads: the time until
@@ -19,8 +20,11 @@ DEADLINE_S = 900  # the run stops here whatever happened
 
 # Frame times kept in the page: the longest rAF interval and long-animation-frame since `reset`.
 PROBE = """
-window.__bench = { frame: 0, loaf: 0, painted: null };
+window.__bench = { frame: 0, loaf: 0, painted: null, shift: 0 };
 (() => {
+  // Every layout shift while scrolling: a picture arriving must move nothing.
+  new PerformanceObserver(l => { for (const e of l.getEntries()) __bench.shift += e.value; })
+    .observe({ type: 'layout-shift', buffered: true });
   let last = performance.now();
   const tick = now => { __bench.frame = Math.max(__bench.frame, now - last); last = now; requestAnimationFrame(tick); };
   requestAnimationFrame(tick);
@@ -67,6 +71,8 @@ def run(bench):
             page.wait_for_selector("#feed article")
             page.wait_for_function(FEED_IDLE)
             page.mouse.move(195, 500)
+            next_pages = []
+            page.on("request", lambda r: is_next_page(r) and next_pages.append(r.url))
             times, frames, heap, y_at_10k = [], {}, {}, None
             page.evaluate(RESET)
             for k in range(1, pages + 1):
@@ -77,7 +83,13 @@ def run(bench):
                     page.evaluate(RESET)
                 t0 = time.perf_counter()
                 with page.expect_response(is_next_page, timeout=30_000):
-                    page.mouse.wheel(0, 4000)  # to the end of what is loaded: the next page loads
+                    # Down until the next page is asked for: pages with pictures are taller than a
+                    # wheel step, and the page grows as the window measures what it draws.
+                    asked = len(next_pages)
+                    for _ in range(50):
+                        page.mouse.wheel(0, 1000)
+                        if len(next_pages) > asked:
+                            break
                 page.wait_for_function(FEED_IDLE, polling="raf", timeout=30_000)
                 times.append(time.perf_counter() - t0)
                 if k == EDGE:
@@ -89,6 +101,8 @@ def run(bench):
             frames["last"] = page.evaluate("[__bench.frame, __bench.loaf]")
             heap["last"] = heap_mb(cdp)
             articles = page.evaluate("document.querySelectorAll('#feed article').length")
+            shift = page.evaluate("__bench.shift")
+            drawn = page.evaluate("performance.getEntriesByType('resource').filter(e => e.initiatorType === 'img').length")
             total = PAGE * (done + 1)
 
             # Back to item 10,000, then reload there (and alternately load the newest page fresh).
@@ -118,9 +132,11 @@ def run(bench):
           f"first {EDGE} pages, {last:.1f} ms over the last {EDGE}; {articles} articles in the DOM at the end; "
           f"JS heap {heap['first']:.2f} MB after {EDGE} pages, {heap['last']:.2f} MB at the end (after GC); "
           f"longest frame {frames['first'][0]:.1f} ms in the first {EDGE} pages, {frames['last'][0]:.1f} ms in the "
-          f"last {EDGE} (long animation frames: {frames['first'][1]:.0f} / {frames['last'][1]:.0f} ms)")
+          f"last {EDGE} (long animation frames: {frames['first'][1]:.0f} / {frames['last'][1]:.0f} ms); "
+          f"{drawn:,} pictures fetched, cumulative layout shift {shift:.4f}")
     floor(f"window: time per page, last {EDGE} / first {EDGE}", last / first, 1.2, "lower")
     floor("window: articles in the DOM at the end", articles, 100, "lower")
+    floor("window: cumulative layout shift while scrolling through pictures", shift, 0, "lower")
     floor(f"window: JS heap at the end / after {EDGE} pages", heap["last"] / heap["first"], 2, "lower")
     floor(f"window: longest frame in the last {EDGE} pages (ms)", frames["last"][0], 50, "lower")
     floor(f"window: pages scrolled (of {pages})", done, pages)

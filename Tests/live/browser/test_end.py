@@ -114,7 +114,11 @@ LOOK = "id => { const s = getComputedStyle(document.getElementById(id)); return 
 def test_a_failed_load_more_says_so_in_the_pages_words_with_a_retry_like_the_refresh_banners(
         start_server, phone, lang, text):
     tab = phone(start_server("--fail-rate", "1", seed="50")).open(f"?lang={lang}")  # the page is not the API's
-    tab.swipe(500)
+    for _ in range(10):  # down to the end of the first page, whose pictures make it a few screens tall
+        tab.swipe(500)
+        tab.wait_still()
+        if tab.page.is_visible("#more-retry"):
+            break
     tab.page.wait_for_selector("#more-retry", state="visible")
     assert tab.page.text_content("#more-text") == text
     shown = tab.page.inner_text("body")

@@ -134,10 +134,10 @@ def test_the_new_items_pill_never_covers_a_day_header(start_server, phone, lang)
     assert tab.page.evaluate(PILL) == {"covered": [], "inRow": True, "shown": True}, "at the top"
     tab.page.mouse.move(200, 500)
     dated = set()  # the dated headers that have stuck under the bar: one pushed the other out
-    for _ in range(400):  # the wheel in small steps, checking every frame
+    for _ in range(600):  # the wheel in small steps (the cards' pictures make the days tall), checking every frame
         if len(dated) == 2:
             break
-        tab.page.mouse.wheel(0, 60)
+        tab.page.mouse.wheel(0, 100)
         tab.frames()
         assert tab.page.evaluate(PILL) == {"covered": [], "inRow": True, "shown": True}, f"at {tab.page.evaluate('scrollY')}"
         label = tab.page.evaluate(STICKY) or ""
