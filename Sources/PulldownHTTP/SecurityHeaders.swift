@@ -1,12 +1,13 @@
 /// Security headers added to responses unless the handler set its own: `all` on every
 /// response, the content policy on documents a browser renders.
 ///
-/// The policy allows scripts, styles, images and fetches from the same origin only: the page
-/// needs nothing else, and an injected inline script is refused by the browser even if one
-/// ever got into the markup.
+/// The policy allows scripts, styles and fetches from the same origin only: the page needs
+/// nothing else, and an injected inline script is refused by the browser even if one ever got
+/// into the markup. Pictures may come from anywhere: a user's own items point at their own
+/// hosts, and an image runs no script.
 public enum SecurityHeaders {
     public static let contentSecurityPolicy =
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https: http:; "
         + "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
     /// On every response.

@@ -333,6 +333,8 @@ def test_html_has_csp_nosniff_and_referrer_policy(server):
     assert directives["script-src"] == ["'self'"]
     assert directives["style-src"] == ["'self'"]
     assert directives.get("default-src") == ["'self'"]
+    # A user's own items point at pictures on their own hosts.
+    assert {"'self'", "https:", "http:"} <= set(directives["img-src"])
     assert "'unsafe-inline'" not in csp and "'unsafe-eval'" not in csp
     assert response.getheader("X-Content-Type-Options") == "nosniff"
     assert response.getheader("Referrer-Policy") == "no-referrer"
