@@ -225,7 +225,7 @@ final class HTTPServerTests: XCTestCase {
         // A new request on a kept-alive connection would suspend now; it is answered 503 instead.
         try idle.send("GET /late HTTP/1.1\r\nHost: x\r\n\r\n")
         XCTAssertEqual(try idle.readResponse().status, 503)
-        clock.advance(by: .milliseconds(200))
+        clock.advance(by: StopState(gracePeriod: .zero).flushPeriod)
         XCTAssertEqual(stopped.wait(timeout: .now() + 10), .success, "stop returned after the flush period")
     }
 
