@@ -224,7 +224,12 @@ def test_more_than_ten_missed_while_hidden_say_10_plus_and_a_refresh_starts_over
     expect(tab.page.locator("#pill")).to_have_text("10+ new items")
     tab.refresh_by(tab.touch_pull, 220, y=400)
     expect(tab.page.locator("#pill")).to_be_hidden()
-    assert tab.ids()[:10] == list(range(32, 22, -1))
+    # The refresh started over at the newest page. The window holds what covers the viewport
+    # (fewer articles when they carry pictures), and it settles after the page is shown.
+    tab.page.wait_for_function("() => document.querySelector('#feed article')?.dataset.id === '32'")
+    tab.frames()
+    ids = tab.ids()
+    assert len(ids) >= 5 and ids == list(range(32, 32 - len(ids), -1)), ids
 
 
 def test_a_refused_stream_shows_no_error_is_tried_again_and_the_pull_still_works(start_server, phone):
