@@ -50,10 +50,10 @@ final class PostgresDemoKnobsTests: XCTestCase {
         _ = try first?.changeKnobs { _ in ["delayMs": 9] }
         first = nil
         let next = try PostgresStore(url: url, poolSize: 2)
-        // The stopped listener lets go of its running lock within one poll interval.
-        let deadline = Date().addingTimeInterval(10)
-        while try next.inTransaction({ try next.otherInstancesRunning(on: $0) }) > 0, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.02)
+        // The stopped listener closes its connection within one poll interval, and the server
+        // then lets go of its running lock: no event tells this process when.
+        try waitFor("the stopped instance's running lock is released", timeout: 10) {
+            try next.inTransaction { try next.otherInstancesRunning(on: $0) } == 0
         }
         let joined = try next.join(with: ["delayMs": 1])
         XCTAssertEqual(joined.othersRunning, 0)

@@ -228,12 +228,4 @@ final class PostgresStoreTests: XCTestCase {
         XCTAssertEqual(failures.withLock { $0 }, 0)
         XCTAssertEqual(try feeds[1].session(session)?.refreshCount, 120, "no refresh overwrote another's count")
     }
-
-    private func waitFor(_ what: String, timeout: TimeInterval = 30, _ condition: () -> Bool) {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            guard Date() < deadline else { return XCTFail("timed out: \(what)") }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-    }
 }
