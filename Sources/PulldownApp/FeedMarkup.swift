@@ -2,10 +2,11 @@ import Foundation
 import PulldownFeed
 
 /// The newest page as markup for `/`: the day headers and articles feed.js would build (see
-/// `Public/article.js`), then the page's JSON in a data block for the script to adopt them by.
+/// `Public/article.js`), then the rest of the page's JSON in a data block.
 ///
 /// The articles are the script's own markup, so the script takes them over as they are and
-/// never builds them again. Only what depends on the reader is written in a neutral form, for
+/// never builds them again; it reads the items back from them (`itemOf`), so their text is sent
+/// once. Fields the page does not draw (an item's own fields) are not in `/`: the API has them. Only what depends on the reader is written in a neutral form, for
 /// the script to set in place: times in UTC, day headers by UTC date, links without the page's
 /// query, no tooltip on the time (the script adds the reader's own). Nothing here depends on the
 /// current time, so a page kept until the next insert stays true. Written once per feed revision
@@ -14,10 +15,10 @@ enum FeedMarkup {
     /// The id of the JSON block; feed.js looks for it.
     static let dataBlockID = "first-page"
 
-    /// The day headers and articles of `page`, then `{"items": …, "limit": …, "hasMore": …}` (the
-    /// body `GET /api/items?limit=limit` answers) in `<script type="application/json">`. A data
-    /// block is never run, so the page's script-src policy is untouched; the JSON writer escapes
-    /// `<`, `>` and `&`, so no text in it can end the block.
+    /// The day headers and articles of `page`, then `{"limit": …, "hasMore": …}` (the body
+    /// `GET /api/items?limit=limit` answers, less its items) in `<script type="application/json">`.
+    /// A data block is never run, so the page's script-src policy is untouched. Its presence tells
+    /// the script that the server wrote the newest page, even an empty one.
     static func newestPage(_ page: ItemPage, limit: Int) -> [UInt8] {
         var html = ""
         html.reserveCapacity(512 * (page.items.count + 1))
@@ -32,7 +33,7 @@ enum FeedMarkup {
         }
         html += #"<script type="application/json" id="\#(dataBlockID)">"#
         var bytes = Array(html.utf8)
-        bytes += ResponseJSON.page(page, limit: limit)
+        bytes += ResponseJSON.pageWithoutItems(page, limit: limit)
         bytes += Array("</script>".utf8)
         return bytes
     }

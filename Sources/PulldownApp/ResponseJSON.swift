@@ -26,10 +26,24 @@ enum ResponseJSON {
         var json = JSONWriter(capacity: 256 * max(1, page.items.count))
         json.beginObject()
         writeItems(page.items, to: &json)
-        json.key("limit"); json.integer(limit)
-        json.key("hasMore"); json.bool(page.hasMore)
+        writeAboutPage(page, limit: limit, to: &json)
         json.endObject()
         return json.bytes
+    }
+
+    /// `{"limit": 10, "hasMore": true}`: a page's JSON less its items, for `/`, whose articles
+    /// carry them already.
+    static func pageWithoutItems(_ page: ItemPage, limit: Int) -> [UInt8] {
+        var json = JSONWriter(capacity: 32)
+        json.beginObject()
+        writeAboutPage(page, limit: limit, to: &json)
+        json.endObject()
+        return json.bytes
+    }
+
+    private static func writeAboutPage(_ page: ItemPage, limit: Int, to json: inout JSONWriter) {
+        json.key("limit"); json.integer(limit)
+        json.key("hasMore"); json.bool(page.hasMore)
     }
 
     /// `{"items": [...], "gap": false, "lastUpdated": "..."}`

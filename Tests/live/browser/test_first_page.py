@@ -93,3 +93,32 @@ def test_from_the_served_page_the_feed_scrolls_to_its_end_and_a_pull_adds_an_art
     served = tab.page.eval_on_selector("#feed article[data-id='35']", SHAPE)
     assert built == served, "the script's article and the server's are the same markup"
     assert tab.errors == []
+
+
+# What an article says: its texts, its time, its pictures' attributes.
+SAYS = """a => ({ title: a.querySelector('h2').textContent, body: a.querySelector('p').textContent,
+    footer: a.querySelector('footer').firstChild.data, time: a.querySelector('time').dateTime,
+    pictures: [...a.querySelectorAll('img')].map(i => Object.fromEntries([...i.attributes].map(x => [x.name, x.value]))) })"""
+
+
+def test_an_article_of_the_served_page_that_leaves_the_window_comes_back_as_the_servers_own(start_server, phone):
+    server = start_server(seed="40")
+    tricky = 'A "quoted" <b>bold</b> & \'apostrophe\' · text'
+    api(server, "POST", "/api/items", {
+        "title": tricky, "body": tricky + "\nand a second line", "author": "Ada · Lovelace",
+        "avatar": "/media/demo/avatar-0.svg",
+        "image": {"url": "/media/demo/image-1.svg?a=1&b=2", "width": 901, "height": 1600, "alt": tricky}})
+    api(server, "POST", "/api/items", {"title": "No pictures", "body": "", "author": "Bo"})
+    tab = phone(server).open()
+    served = [tab.page.eval_on_selector(f"#feed article[data-id='{i}']", SAYS) for i in (42, 41)]
+    tab.page.eval_on_selector_all("#feed article", "as => as.forEach(a => { a.servedNode = true; })")
+    assert served[1]["title"] == tricky and served[1]["footer"] == "Ada · Lovelace · "
+    tab.scroll_to_end()
+    assert 42 not in tab.ids() and 41 not in tab.ids(), "the served articles have left the window"
+    tab.page.evaluate("() => scrollTo(0, 0)")
+    tab.page.wait_for_selector("#feed article[data-id='41']")
+    rebuilt = [tab.page.eval_on_selector(f"#feed article[data-id='{i}']", SAYS) for i in (42, 41)]
+    assert rebuilt == served
+    assert tab.page.eval_on_selector("#feed article[data-id='42']", "a => a.servedNode") is True, \
+        "the server's node is put back, not built again from text the page was not sent twice"
+    assert tab.errors == []
