@@ -19,6 +19,9 @@ let package = Package(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(
+            name: "CLibdeflate", pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"])]),
+        .systemLibrary(
             name: "CNettle", pkgConfig: "nettle",
             providers: [.apt(["nettle-dev"])]),
         .systemLibrary(
@@ -34,7 +37,7 @@ let package = Package(
         // libmicrohttpd 0.9.75's epoll loop can block with 128 connections ready (epoll_drain.c).
         .target(name: "CEpollDrain"),
         // The Swift face of libmicrohttpd: lifecycle, requests, responses, routing, streams, static files.
-        .target(name: "PulldownHTTP", dependencies: ["CMicroHTTPD", "CEpollDrain", "CZlib"]),
+        .target(name: "PulldownHTTP", dependencies: ["CMicroHTTPD", "CEpollDrain", "CLibdeflate"]),
         // The domain: items, keyset pages, refresh, sessions, the stores (SQLite, PostgreSQL), demo data.
         .target(name: "PulldownFeed", dependencies: ["CSQLite", "CNettle", "CLibPQ"]),
         // The JSON API and configuration: HTTP requests in, feed calls, JSON out.
@@ -45,7 +48,8 @@ let package = Package(
         // What the test targets share and the program never links: clocks moved by hand, and
         // waiting forms of the feed's calls that answer later.
         .target(name: "PulldownTesting", dependencies: ["PulldownFeed", "PulldownHTTP"]),
-        .testTarget(name: "PulldownHTTPTests", dependencies: ["PulldownHTTP", "PulldownTesting"]),
+        // zlib only decompresses, in the tests: a second implementation reads what libdeflate wrote.
+        .testTarget(name: "PulldownHTTPTests", dependencies: ["PulldownHTTP", "PulldownTesting", "CZlib"]),
         .testTarget(name: "PulldownFeedTests", dependencies: ["PulldownFeed", "PulldownTesting"]),
         .testTarget(name: "PulldownAppTests", dependencies: ["PulldownApp", "PulldownTesting"]),
     ],

@@ -1,2 +1,2 @@
-// zlib, for gzip-compressing static files once at start.
+// zlib, which the tests read gzip back with: an implementation other than the one that wrote it.
 #include <zlib.h>

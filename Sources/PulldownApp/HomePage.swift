@@ -62,7 +62,7 @@ final class HomePage: Sendable {
         }
         let markup = (try? page.get()).map { FeedMarkup.newestPage($0, limit: pageSize) } ?? []
         let filled = demoButton.write(into: Self.fill(template.bytes, with: markup))
-        let body = PreparedBody(filled, contentType: template.contentType)
+        let body = PreparedBody(filled, contentType: template.contentType, effort: .nearBest) // built again after each insert
         if let stamp, case .success = page {
             kept.keep(body, for: Self.template, at: stamp)
         }

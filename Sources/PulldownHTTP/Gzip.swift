@@ -1,27 +1,32 @@
-import CZlib
+import CLibdeflate
 
-/// gzip compression through zlib, used once per static file when the server starts.
+/// How hard the compressor tries, by how often a body is compressed.
+public enum CompressionEffort: Int32, Sendable {
+    /// For what is compressed once, when the server starts: the static files.
+    case best = 12
+    /// For what is compressed again after every insert (`/`): measured on `/`, within 0.2 % of
+    /// `.best` in a third of the time or less (about 0.5 ms).
+    case nearBest = 10
+}
+
+/// gzip compression through libdeflate.
+///
+/// libdeflate rather than zlib: at its top levels it searches matches and splits blocks harder
+/// than zlib's best, which makes the page's script and styles about 2.5 % smaller (some 250
+/// bytes of the first load).
 enum Gzip {
-    /// The gzip stream (RFC 1952) of `data` at the best compression, or nil if zlib fails.
-    static func compress(_ data: [UInt8]) -> [UInt8]? {
-        var stream = z_stream()
-        // windowBits 15 + 16 asks zlib for a gzip header and trailer instead of a zlib one.
-        guard deflateInit2_(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY,
-                            ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
-        defer { deflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(data.count))))
-        var input = data
-        let status = input.withUnsafeMutableBufferPointer { inBuffer in
-            output.withUnsafeMutableBufferPointer { outBuffer -> Int32 in
-                stream.next_in = inBuffer.baseAddress
-                stream.avail_in = uInt(inBuffer.count)
-                stream.next_out = outBuffer.baseAddress
-                stream.avail_out = uInt(outBuffer.count)
-                return deflate(&stream, Z_FINISH)
+    /// The gzip stream (RFC 1952) of `data`, or nil if libdeflate cannot allocate its compressor.
+    static func compress(_ data: [UInt8], effort: CompressionEffort = .best) -> [UInt8]? {
+        guard let compressor = libdeflate_alloc_compressor(effort.rawValue) else { return nil }
+        defer { libdeflate_free_compressor(compressor) }
+        var output = [UInt8](repeating: 0, count: libdeflate_gzip_compress_bound(compressor, data.count))
+        let written = data.withUnsafeBytes { input in
+            output.withUnsafeMutableBytes { out in
+                libdeflate_gzip_compress(compressor, input.baseAddress, input.count, out.baseAddress, out.count)
             }
         }
-        guard status == Z_STREAM_END else { return nil }
-        output.removeSubrange(Int(stream.total_out)...)
+        guard written > 0 else { return nil }
+        output.removeSubrange(written...)
         return output
     }
 }

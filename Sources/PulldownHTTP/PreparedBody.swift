@@ -14,8 +14,9 @@ public struct PreparedBody: Sendable {
     let gzip: Variant?
 
     /// `headers` go on both variants (Cache-Control, say); Content-Type, ETag, Vary and
-    /// Content-Encoding are added here.
-    public init(_ bytes: [UInt8], contentType: String, headers: HTTPHeaders = HTTPHeaders([("Cache-Control", "no-cache")])) {
+    /// Content-Encoding are added here. `effort`: how often bodies like this one are compressed.
+    public init(_ bytes: [UInt8], contentType: String, headers: HTTPHeaders = HTTPHeaders([("Cache-Control", "no-cache")]),
+                effort: CompressionEffort = .best) {
         var common = HTTPHeaders([("Content-Type", contentType)])
         for (name, value) in headers { common.add(name, value) }
         let compressible = MediaTypes.isCompressible(contentType)
@@ -29,7 +30,7 @@ public struct PreparedBody: Sendable {
         }
 
         plain = variant(bytes, etag: EntityTag.strong(for: bytes), encoding: nil)
-        if compressible, let compressed = Gzip.compress(bytes), compressed.count < bytes.count {
+        if compressible, let compressed = Gzip.compress(bytes, effort: effort), compressed.count < bytes.count {
             gzip = variant(compressed, etag: EntityTag.strong(for: bytes, suffix: "-gz"), encoding: "gzip")
         } else {
             gzip = nil
