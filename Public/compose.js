@@ -1,12 +1,23 @@
 // The demo's "Post an item" form, built the first time the reader opens it (feed.js imports this
-// module then), so the page everyone loads does not carry it.
+// module then), with its styles, so the page everyone loads carries neither.
 import * as api from './api.js';
 import { el } from './article.js';
+import { lazySheet } from './sheet.js';
+
+const adoptSheet = lazySheet(`
+.compose form { display: grid; gap: .5rem; background: var(--card); border: 1px solid var(--line); border-radius: 12px;
+  padding: .8rem 1rem; margin-bottom: var(--gap); }
+.compose label { display: grid; gap: .2rem; }
+.compose input, .compose textarea { font: inherit; padding: .4rem; border: 1px solid var(--line); border-radius: 6px;
+  background: var(--bg); color: var(--text); }
+.compose form > button { justify-self: start; }
+`);
 
 const FIELDS = [['title', 'input', 200], ['body', 'textarea', 2000], ['author', 'input', 80]];
 
 /** Puts the form into `details` (whose <summary> says "Post an item"), in the texts `t`. */
 export function compose(details, t) {
+  adoptSheet();
   const form = el('form'), out = el('output');
   form.id = 'compose';
   out.id = 'compose-status';

@@ -1,7 +1,8 @@
-// The Demo panel's styles, a stylesheet made by the script (the page's policy allows no inline
-// style, and a constructed sheet is none), so it comes with the panel and not with the page.
-const sheet = new CSSStyleSheet();
-sheet.replaceSync(`
+// The Demo panel's styles, which come with the panel and not with the page (sheet.js).
+import { lazySheet } from './sheet.js';
+
+/** Adds the panel's styles to the document, once. */
+export const adoptSheet = lazySheet(`
 .demo { width: min(26rem, 100% - 2rem); max-height: 90dvh; padding: 0; border: 1px solid var(--line);
   border-radius: 14px; background: var(--card); color: var(--text); box-shadow: 0 8px 32px rgb(0 0 0 / .3); }
 .demo::backdrop { background: rgb(0 0 0 / .4); }
@@ -29,8 +30,3 @@ sheet.replaceSync(`
     padding-bottom: env(safe-area-inset-bottom); }
 }
 `);
-
-/** Adds the panel's styles to the document, once. */
-export function adoptSheet() {
-  if (!document.adoptedStyleSheets.includes(sheet)) document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
-}
