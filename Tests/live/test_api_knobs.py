@@ -3,8 +3,9 @@ import pytest
 
 from pulldownkit.client import get, post
 from pulldownkit.raw import read_until_close, status_of
+from pulldownkit.store import sqlite_rows
 from pulldownkit.waiting import STUCK_SECONDS
-from test_api_support import assert_problem, db_rows, with_session
+from test_api_support import assert_problem, with_session
 from test_hostile_support import answered, send_get
 
 # Bounds on undelayed answers only tell "not delayed" from "delayed": they sit at the delay a
@@ -118,8 +119,8 @@ def test_fail_rate_1_fails_every_api_call_with_503_and_changes_nothing(start_ser
         assert reply.header("Set-Cookie") is None
     assert get(server, "/healthz").status == 200
     assert server.stop() == 0
-    assert db_rows(db, "SELECT count(*), max(id) FROM items") == [(20, 20)]
-    assert db_rows(db, "SELECT count(*) FROM sessions") == [(0,)]
+    assert sqlite_rows(db, "SELECT count(*), max(id) FROM items") == [["20", "20"]]
+    assert sqlite_rows(db, "SELECT count(*) FROM sessions") == [["0"]]
 
 
 def test_fail_rate_one_half_answers_a_mix(start_server):

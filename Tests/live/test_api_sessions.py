@@ -4,7 +4,8 @@ import re
 import pytest
 
 from pulldownkit.client import get, post
-from test_api_support import db_rows, with_session
+from pulldownkit.store import sqlite_rows
+from test_api_support import with_session
 
 TOKEN = re.compile(r"[0-9a-f]{64}")
 
@@ -128,7 +129,7 @@ def test_gets_without_a_session_store_nothing(start_server, tmp_path):
         assert state == {"lastUpdated": None, "lastSeenId": None, "refreshCount": 0}
     refreshed = post(server, "/api/refresh").session  # the one call that stores a session
     assert server.stop() == 0
-    rows = db_rows(db, "SELECT hex(id) FROM sessions")
+    rows = sqlite_rows(db, "SELECT hex(id) FROM sessions")
     assert [row[0].lower() for row in rows] == [refreshed[:32]]
 
 

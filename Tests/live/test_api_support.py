@@ -2,8 +2,6 @@
 
 Named test_api_* so it lives with the API tests; it holds no tests itself.
 """
-import pathlib
-import sqlite3
 
 
 def with_session(session, headers=None):
@@ -29,12 +27,3 @@ def assert_problem(reply, status, *names):
 
 def ids(items):
     return [item["id"] for item in items]
-
-
-def db_rows(path, query):
-    """Runs a query on a stopped server's database file."""
-    connection = sqlite3.connect(str(pathlib.Path(path)))
-    try:
-        return connection.execute(query).fetchall()
-    finally:
-        connection.close()
