@@ -1,12 +1,6 @@
 // One item as an article, for the feed and the item page. Text goes in with textContent only.
+import { el } from './dom.js';
 import { when } from './i18n.js';
-
-export const el = (tag, text, cls) => {
-  const n = document.createElement(tag);
-  if (text != null) n.textContent = text;
-  if (cls) n.className = cls;
-  return n;
-};
 
 /** A picture in a box the size `w` x `h` reserves (app.css draws it from these attributes), only
  *  for an http(s) URL or a path on this server. `loading` is set before `src`: an image given its

@@ -1,7 +1,7 @@
 // The demo's "Post an item" form, built the first time the reader opens it (feed.js imports this
 // module then), with its styles, so the page everyone loads carries neither.
 import * as api from './api.js';
-import { el } from './article.js';
+import { el } from './dom.js';
 import { lazySheet } from './sheet.js';
 
 const adoptSheet = lazySheet(`

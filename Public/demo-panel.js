@@ -5,7 +5,7 @@
 // change made anywhere, from this panel, another page or curl.
 import * as demo from './demo-api.js';
 import { failed } from './api.js';
-import { el } from './article.js';
+import { el } from './dom.js';
 import { demoTexts, fill } from './demo-texts.js';
 import { adoptSheet } from './demo-sheet.js';
 

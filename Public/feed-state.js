@@ -69,6 +69,12 @@ export class FeedState {
 
   pageFailed() { this.busy = null; this.failed = true; }
 
+  /** The reader asked to try a failed page again: its query, as nextPage() gives it. */
+  retryPage() {
+    this.failed = false;
+    return this.nextPage();
+  }
+
   /** What the row under the feed shows: 'loading' (skeleton rows) while a page is fetched,
    *  'error' after a failed one, 'empty' for a feed without any item, 'end' after the last page,
    *  else '' (more to come, none asked for yet). */

@@ -5,7 +5,8 @@ import * as api from './api.js';
 import { pickLang, texts, dayNumber, dayStart, dayLabel } from './i18n.js';
 import { PullToRefresh } from './pull-to-refresh.js';
 import { FeedState } from './feed-state.js';
-import { el, article, localise, tell } from './article.js';
+import { el } from './dom.js';
+import { article, localise, tell } from './article.js';
 import { LiveFeed } from './live.js';
 
 const KEY = 'pulldown-feed';
@@ -189,8 +190,15 @@ function showEnd() {
   if (state === 'loading') for (let y = 0; y < innerHeight; y += s.est) wait.append(skeleton(s.est));
 }
 
-function loadPage() {
-  const query = s.nextPage();
+/** The feed has its items (served, restored or fetched): the row under it says what comes next,
+ *  and the stream starts after the newest item (once: later calls change nothing there). */
+function ready() {
+  showEnd();
+  feed.ariaBusy = 'false';
+  live.start(s.newest);
+}
+
+function loadPage(query = s.nextPage()) {
   if (!query) return;
   const request = firstPage || api.items(query);
   firstPage = null;
@@ -199,9 +207,8 @@ function loadPage() {
     try {
       const page = await request;
       s.add(page.items, page.hasMore);
-      live.start(s.newest); // the feed's newest item is known: the stream starts after it
       update(true); // the articles first, then the skeletons go: what is below them stays put
-      showEnd();
+      ready();
     } catch (e) {
       s.pageFailed();
       api.failed(failedText(), e);
@@ -242,7 +249,7 @@ async function refresh() {
 
 $('refresh').addEventListener('click', () => ptr.beginRefreshing());
 $('retry').addEventListener('click', () => ptr.beginRefreshing());
-$('more-retry').addEventListener('click', () => { s.failed = false; loadPage(); });
+$('more-retry').addEventListener('click', () => loadPage(s.retryPage()));
 feed.addEventListener('animationend', e => e.target.classList.remove('enter'));
 // "5 minutes ago" stays true while the page is open.
 setInterval(() => { for (const time of feed.querySelectorAll('time')) tell(time, locale); }, 30e3);
@@ -287,9 +294,7 @@ function adopt(page) {
     nodes.set(key, n);
   }
   update(true);
-  showEnd();
-  feed.ariaBusy = 'false';
-  live.start(s.newest); // the feed's newest item is known: the stream starts after it
+  ready();
   io.observe(more); // the next page, at once if the end is near already
 }
 
@@ -301,9 +306,7 @@ else if (saved) { // the saved geometry first, then the window's text by cursor 
   s.view(y, innerHeight);
   render(false);
   scrollTo(0, scrollY + above.getBoundingClientRect().top + y);
-  showEnd();
-  feed.ariaBusy = 'false';
+  ready();
   api.items(s.need()).then(p => s.filled(p.items), () => s.filled([]))
     .then(() => render({ id, top: offset }), () => {}).finally(() => { io.observe(more); schedule(); });
-  live.start(s.newest);
 } else loadPage();

@@ -1,7 +1,8 @@
 // One item on its own page, the target of an article's link; Back returns to the feed where it was.
 import * as api from './api.js';
 import { pickLang, texts } from './i18n.js';
-import { el, article } from './article.js';
+import { el } from './dom.js';
+import { article } from './article.js';
 
 const t = await texts(pickLang(location.search, navigator.languages));
 document.documentElement.lang = t.lang === 'zh' ? 'zh-CN' : 'en';

@@ -1,46 +1,48 @@
-// The "N new items" pill as pure state (no DOM, no timers): the ids the stream sent that the feed
-// does not show yet, what to announce, and where a new stream starts.
+// The "N new items" pill as a pure state machine: no DOM, no timers. Each method takes one input
+// and returns what the view must do: arrived() and shown() return the pill, { count, more } (the
+// ids the stream sent that the feed does not show yet, and whether the stream skipped some);
+// opening() returns where a new stream starts; announce() returns what to say, or null.
 
 export class LiveState {
-  newest = 0; // the newest id the feed shows
-  latest = 0; // the newest id the stream sent
-  pending = new Set();
-  missedBelow = Infinity; // after a gap: the stream skipped items below this id
-  said = ''; // the last key announced
-
-  get count() { return this.pending.size; }
-
-  /** More wait than the count says: the stream skipped some (a gap). */
-  get more() { return this.missedBelow < Infinity; }
-
-  /** A stream opened now starts after all the page has, shown or waiting: only what is new comes. */
-  get cursor() { return Math.max(this.newest, this.latest); }
+  #newest = 0; // the newest id the feed shows
+  #latest = 0; // the newest id the stream sent
+  #pending = new Set();
+  #missedBelow = Infinity; // after a gap: the stream skipped items below this id
+  #said = ''; // the last key announced
 
   /** An `items` event ({ items, gap }): each id counts once, and none the feed shows. */
   arrived({ items, gap }) {
     for (const { id } of items) {
-      if (id > this.newest) this.pending.add(id);
-      this.latest = Math.max(this.latest, id);
+      if (id > this.#newest) this.#pending.add(id);
+      this.#latest = Math.max(this.#latest, id);
     }
-    if (gap && items.length) this.missedBelow = Math.min(this.missedBelow, items.at(-1).id);
+    if (gap && items.length) this.#missedBelow = Math.min(this.#missedBelow, items.at(-1).id);
+    return this.#pill();
   }
 
   /** The feed shows up to `newest` (it loaded, or a refresh ended). A refresh brings every newer
    *  item or starts over from the newest page, so a gap below `newest` is closed too. */
   shown(newest) {
-    this.newest = newest;
-    for (const id of this.pending) if (id <= newest) this.pending.delete(id);
-    if (newest >= this.missedBelow) this.missedBelow = Infinity;
+    this.#newest = newest;
+    for (const id of this.#pending) if (id <= newest) this.#pending.delete(id);
+    if (newest >= this.#missedBelow) this.#missedBelow = Infinity;
+    return this.#pill();
   }
+
+  /** A stream opens: its cursor. It starts after all the page has, shown or waiting, so only
+   *  what is new comes. */
+  opening() { return Math.max(this.#newest, this.#latest); }
 
   /** What to announce once the count has been still a moment: { count, more }, or null when it
    *  was said already or is 0 (the refresh that emptied the pill says its own result). */
   announce() {
-    const key = this.count ? `${this.count}${this.more}` : '';
-    if (key === this.said) return null;
-    this.said = key;
-    return key ? { count: this.count, more: this.more } : null;
+    const { count, more } = this.#pill(), key = count ? `${count}${more}` : '';
+    if (key === this.#said) return null;
+    this.#said = key;
+    return key ? { count, more } : null;
   }
+
+  #pill() { return { count: this.#pending.size, more: this.#missedBelow < Infinity }; }
 }
 
 /** The wait before the `attempt`th try in a row at a stream EventSource gave up on (the 503 past

@@ -25,14 +25,13 @@ export class LiveFeed {
 
   /** The feed shows up to `newest` now: what it brought in leaves the pill. */
   shown(newest) {
-    this.state.shown(newest);
-    this.#render();
+    this.#render(this.state.shown(newest));
   }
 
   #open() {
     if (!this.started || this.source || document.hidden) return;
-    const source = this.source = api.events(this.state.cursor);
-    source.addEventListener('items', e => { this.state.arrived(JSON.parse(e.data)); this.#render(); });
+    const source = this.source = api.events(this.state.opening());
+    source.addEventListener('items', e => this.#render(this.state.arrived(JSON.parse(e.data))));
     source.addEventListener('demo', e => dispatchEvent(new MessageEvent('demo', e))); // passed on as it came
     source.onopen = () => { this.tries = 0; };
     // EventSource reconnects after a drop by itself, but gives up on a refused answer (the 503
@@ -50,8 +49,7 @@ export class LiveFeed {
     clearTimeout(this.timer);
   }
 
-  #render() {
-    const { count, more } = this.state;
+  #render({ count, more }) {
     this.pill.hidden = !count;
     this.pill.textContent = count ? this.text(count, more) : '';
     if (!count) this.region.textContent = ''; // the same count later is news again

@@ -7,6 +7,7 @@
 //   button.onclick = () => ptr.beginRefreshing();
 
 import { PullState, WheelPull, IDLE, PULLING, ARMED, REFRESHING, SETTLING } from './pull-state.js';
+import { el } from './dom.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const SLOP = 6; // px of movement before a drag counts as a pull (clicks stay clicks)
@@ -24,8 +25,6 @@ function arrow() {
   return svg;
 }
 
-const el = (tag, cls) => Object.assign(document.createElement(tag), { className: cls });
-
 export class PullToRefresh {
   /**
    * @param content the element that moves down with the pull (the list); the panel goes before it
@@ -42,15 +41,15 @@ export class PullToRefresh {
     this.wheelPull = new WheelPull(WHEEL_PAUSE_MS);
     this.reduced = matchMedia('(prefers-reduced-motion: reduce)');
 
-    this.panel = el('div', 'ptr');
+    this.panel = el('div', null, 'ptr');
     this.panel.dataset.state = IDLE;
     this.panel.style.height = `${this.machine.threshold}px`;
-    const icon = el('div', 'ptr-icon');
-    icon.append(arrow(), el('span', 'ptr-spinner'));
-    const label = el('div', 'ptr-label');
-    this.status = el('p', 'ptr-text');
+    const icon = el('div', null, 'ptr-icon');
+    icon.append(arrow(), el('span', null, 'ptr-spinner'));
+    const label = el('div', null, 'ptr-label');
+    this.status = el('p', null, 'ptr-text');
     this.status.setAttribute('role', 'status');
-    this.updated = el('p', 'ptr-updated');
+    this.updated = el('p', null, 'ptr-updated');
     label.append(this.status, this.updated);
     this.panel.append(icon, label);
     content.before(this.panel);

@@ -40,9 +40,10 @@ test('no more pages after the last, nor after a failure until it is retried', ()
   const f = feed();
   f.nextPage();
   f.pageFailed();
-  assert.equal(f.nextPage(), null);
-  f.failed = false;
-  assert.deepEqual(f.nextPage(), {});
+  assert.equal(f.nextPage(), null, 'a failed page is not asked again by itself');
+  assert.deepEqual(f.retryPage(), {}, 'only when the reader asks');
+  assert.equal(f.end, 'loading');
+  assert.equal(f.retryPage(), null, 'one page in flight at a time');
 });
 
 test('heights: estimated, then measured; a day header counts once per day', () => {
@@ -174,8 +175,7 @@ test('the row under the feed: skeletons while a page loads, the error, the empty
   assert.equal(s.end, 'loading');
   s.pageFailed();
   assert.equal(s.end, 'error');
-  s.failed = false;
-  s.nextPage();
+  s.retryPage();
   s.add([], false);
   assert.equal(s.end, 'empty', 'a feed without any item is empty, not at its end');
   s.beginRefresh();

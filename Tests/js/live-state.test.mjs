@@ -7,54 +7,43 @@ const event = (ids, gap = false) => ({ items: ids.map(id => ({ id, title: `item 
 // A pill state for a feed that shows up to `newest`.
 const live = newest => { const s = new LiveState(); s.shown(newest); return s; };
 
+const pill = (count, more = false) => ({ count, more });
+
 test('items arriving in several events are counted once each', () => {
-  const s = live(50);
-  assert.equal(s.count, 0);
-  s.arrived(event([51]));
-  s.arrived(event([53, 52]));
-  assert.equal(s.count, 3);
-  s.arrived(event([53, 52, 51])); // a reconnect that sends them again
-  assert.equal(s.count, 3);
-  assert.equal(s.more, false);
+  const s = new LiveState();
+  assert.deepEqual(s.shown(50), pill(0));
+  assert.deepEqual(s.arrived(event([51])), pill(1));
+  assert.deepEqual(s.arrived(event([53, 52])), pill(3));
+  assert.deepEqual(s.arrived(event([53, 52, 51])), pill(3), 'a reconnect that sends them again');
 });
 
 test('items the feed already shows are not new', () => {
   const s = live(50);
-  s.arrived(event([50, 49]));
-  assert.equal(s.count, 0);
-  s.arrived(event([52, 51, 50]));
-  assert.deepEqual([...s.pending].sort(), [51, 52]);
+  assert.deepEqual(s.arrived(event([50, 49])), pill(0));
+  assert.deepEqual(s.arrived(event([52, 51, 50])), pill(2));
 });
 
 test('a refresh takes what it brought in off the pill, and hides it when it brought everything', () => {
   const s = live(50);
   s.arrived(event([54, 53, 52, 51]));
-  s.shown(52); // a refresh that ended at 52: 53 and 54 still wait
-  assert.deepEqual([...s.pending].sort(), [53, 54]);
-  s.shown(60);
-  assert.equal(s.count, 0);
-  s.arrived(event([55])); // an event that lost the race to the refresh
-  assert.equal(s.count, 0);
+  assert.deepEqual(s.shown(52), pill(2), 'a refresh that ended at 52: 53 and 54 still wait');
+  assert.deepEqual(s.shown(54), pill(0));
+  assert.deepEqual(s.arrived(event([55])), pill(1));
+  assert.deepEqual(s.shown(60), pill(0));
+  assert.deepEqual(s.arrived(event([55])), pill(0), 'an event that lost the race to the refresh');
 });
 
 test('a gap says more than the count, until a refresh reaches into it', () => {
   const s = live(2);
-  s.arrived(event([22, 21, 20, 19, 18, 17, 16, 15, 14, 13], true));
-  assert.deepEqual([s.count, s.more], [10, true]);
-  s.arrived(event([23]));
-  assert.deepEqual([s.count, s.more], [11, true]);
-  s.shown(12); // a refresh that ended below the gap's items: the skipped ones are still not shown
-  assert.equal(s.more, true);
-  s.shown(13);
-  assert.deepEqual([s.count, s.more], [10, false]);
-  s.shown(23);
-  assert.deepEqual([s.count, s.more], [0, false]);
+  assert.deepEqual(s.arrived(event([22, 21, 20, 19, 18, 17, 16, 15, 14, 13], true)), pill(10, true));
+  assert.deepEqual(s.arrived(event([23])), pill(11, true));
+  assert.deepEqual(s.shown(12), pill(11, true), 'a refresh that ended below the gap\'s items: the skipped ones are still not shown');
+  assert.deepEqual(s.shown(13), pill(10));
+  assert.deepEqual(s.shown(23), pill(0));
 });
 
 test('an empty gap event changes nothing', () => {
-  const s = live(5);
-  s.arrived(event([], true));
-  assert.deepEqual([s.count, s.more], [0, false]);
+  assert.deepEqual(live(5).arrived(event([], true)), pill(0));
 });
 
 test('a burst of events is announced once, with the last count; the same count never twice', () => {
@@ -90,15 +79,15 @@ test('after a refresh empties the pill, nothing is said, and the next new item i
 
 test('a new stream starts after everything the page has, shown or waiting', () => {
   const s = new LiveState();
-  assert.equal(s.cursor, 0, 'an empty feed: from the start');
+  assert.equal(s.opening(), 0, 'an empty feed: from the start');
   s.shown(50);
-  assert.equal(s.cursor, 50, 'the newest item the feed shows');
+  assert.equal(s.opening(), 50, 'the newest item the feed shows');
   s.arrived(event([53, 52, 51]));
-  assert.equal(s.cursor, 53, 'a reopened stream sends only what came meanwhile, not these again');
+  assert.equal(s.opening(), 53, 'a reopened stream sends only what came meanwhile, not these again');
   s.arrived(event([49]));
-  assert.equal(s.cursor, 53, 'never backwards');
+  assert.equal(s.opening(), 53, 'never backwards');
   s.shown(60); // a refresh brought in more than the stream had sent
-  assert.equal(s.cursor, 60);
+  assert.equal(s.opening(), 60);
 });
 
 test('a refused stream is retried after 5 s, doubling to a minute, with up to half again at random', () => {
