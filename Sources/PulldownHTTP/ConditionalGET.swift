@@ -1,13 +1,17 @@
-import PulldownHTTP
+/// Conditional GET (RFC 9110, 13.1.2), in one place for every answer: a request whose
+/// `If-None-Match` names the tag of what it would get is answered 304, without the body.
+extension HTTPRequest {
+    /// Whether this request holds the answer tagged `etag` already.
+    public func alreadyHas(etag: String) -> Bool {
+        EntityTag.matches(ifNoneMatch: headers["If-None-Match"], etag: etag)
+    }
+}
 
 extension HTTPResponse {
-    /// The API's conditional GET (RFC 9110, 13.1.2): 304 when the request's `If-None-Match`
-    /// names this answer's ETag, else the answer itself.
-    ///
-    /// `/` is answered by `PreparedBody`, which does the same after it picks the encoding (plain
-    /// or gzip) whose tag counts. API answers have one encoding, so they come here.
-    func conditional(for request: HTTPRequest) -> HTTPResponse {
-        guard let etag = headers["ETag"] else { return self }
-        return EntityTag.matches(ifNoneMatch: request.headers["If-None-Match"], etag: etag) ? notModified() : self
+    /// 304 when `request` holds this answer already (by its ETag), else the answer itself. For
+    /// answers with one encoding (the API's); `PreparedBody` asks the same of the encoding it picks.
+    public func conditional(for request: HTTPRequest) -> HTTPResponse {
+        guard let etag = headers["ETag"], request.alreadyHas(etag: etag) else { return self }
+        return notModified()
     }
 }

@@ -49,7 +49,6 @@ public struct PreparedBody: Sendable {
     /// tag of what it would get.
     public func response(to request: HTTPRequest) -> HTTPResponse {
         let variant = gzip != nil && StaticFiles.acceptsGzip(request.headers["Accept-Encoding"]) ? gzip! : plain
-        let matches = EntityTag.matches(ifNoneMatch: request.headers["If-None-Match"], etag: variant.etag)
-        return HTTPResponse(prepared: variant.full, status: matches ? 304 : nil)
+        return HTTPResponse(prepared: variant.full, status: request.alreadyHas(etag: variant.etag) ? 304 : nil)
     }
 }
