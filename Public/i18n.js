@@ -17,11 +17,10 @@ export const EN = {
 };
 const LANGS = ['en', 'zh'];
 
-/** `?lang=en|zh` wins, then the first of the browser's languages we have, then English. */
+/** `?lang=` wins (en, zh, or a tag such as zh-CN), then the first of the browser's languages
+ *  we have, then English. */
 export function pickLang(search = '', languages = []) {
-  const asked = new URLSearchParams(search).get('lang');
-  if (LANGS.includes(asked)) return asked;
-  for (const l of languages) {
+  for (const l of [new URLSearchParams(search).get('lang'), ...languages]) {
     const base = String(l).toLowerCase().split('-')[0];
     if (LANGS.includes(base)) return base;
   }

@@ -8,6 +8,9 @@ const en = await texts('en'), zh = await texts('zh');
 test('the lang parameter wins over the browser languages', () => {
   assert.equal(pickLang('?lang=zh', ['en-US']), 'zh');
   assert.equal(pickLang('?lang=en', ['zh-CN']), 'en');
+  assert.equal(pickLang('?lang=zh-CN', ['en-US']), 'zh', 'a tag, as the page writes its own lang');
+  assert.equal(pickLang('?lang=ZH-hans', ['en-US']), 'zh');
+  assert.equal(pickLang('?lang=en-GB', ['zh-CN']), 'en');
 });
 
 test('browser languages pick the first one we have', () => {
