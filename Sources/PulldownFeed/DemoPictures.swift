@@ -26,12 +26,17 @@ public enum DemoPictures {
         public let background: Colour
     }
 
-    static let palette = [
-        Colour(name: "teal", hex: "#0f766e"), Colour(name: "amber", hex: "#b45309"),
-        Colour(name: "indigo", hex: "#4338ca"), Colour(name: "rose", hex: "#be123c"),
-        Colour(name: "olive", hex: "#4d7c0f"), Colour(name: "slate", hex: "#334155"),
-        Colour(name: "violet", hex: "#6d28d9"), Colour(name: "sand", hex: "#d6c6a5"),
-        Colour(name: "sky", hex: "#7dd3fc"), Colour(name: "cream", hex: "#fef3c7"),
+    /// Colour families, each a pale and a deep shade of one muted hue: an image is the deep
+    /// shade's shapes on the pale one, an avatar the deep shade under white initials, so that a
+    /// feed of them reads calm, as photographs in a real feed mostly do.
+    static let tones: [(pale: Colour, deep: Colour)] = [
+        (Colour(name: "pale sage", hex: "#dfe9de"), Colour(name: "sage", hex: "#5e7f67")),
+        (Colour(name: "pale sea", hex: "#d6e6ee"), Colour(name: "sea blue", hex: "#4c7890")),
+        (Colour(name: "pale sand", hex: "#f1e6d2"), Colour(name: "ochre", hex: "#96703f")),
+        (Colour(name: "pale lilac", hex: "#e6dcea"), Colour(name: "plum", hex: "#74598a")),
+        (Colour(name: "pale clay", hex: "#f3ddd4"), Colour(name: "terracotta", hex: "#a65f48")),
+        (Colour(name: "pale slate", hex: "#dfe3e9"), Colour(name: "slate", hex: "#525f76")),
+        (Colour(name: "pale moss", hex: "#e4e8cf"), Colour(name: "moss", hex: "#66713a")),
     ]
 
     /// Width, height and the words for the shape: tall, wide, square and in between, since
@@ -46,19 +51,17 @@ public enum DemoPictures {
         guard number > 0, [1, 4, 7].contains(number % 10) else { return nil }
         var rng = SplitMix64(seed: UInt64(bitPattern: number) ^ 0x7069_6374_7572_6573)
         let shape = rng.pick(shapes)
-        let background = rng.pick(palette)
-        var foreground = rng.pick(palette)
-        if foreground == background { foreground = palette[(palette.firstIndex(of: background)! + 3) % palette.count] }
-        return Image(width: shape.width, height: shape.height, background: background, foreground: foreground,
+        let tone = rng.pick(tones)
+        return Image(width: shape.width, height: shape.height, background: tone.pale, foreground: tone.deep,
                      layout: rng.next(),
-                     alt: "A \(shape.name) abstract picture: \(foreground.name) circles and bands on \(background.name)")
+                     alt: "A \(shape.name) abstract picture: \(tone.deep.name) circles and bands on \(tone.pale.name)")
     }
 
     /// The avatar of the author at `index` in `DemoContent.authors`, nil past the end.
     public static func avatar(authorIndex index: Int) -> Avatar? {
         guard DemoContent.authors.indices.contains(index) else { return nil }
         let initials = DemoContent.authors[index].split(separator: " ").compactMap(\.first).prefix(2)
-        return Avatar(initials: String(initials), background: palette[index % 7])
+        return Avatar(initials: String(initials), background: tones[index % tones.count].deep)
     }
 
     /// The own fields of a demo item (`Item.userFields`): its author's avatar and its image.
