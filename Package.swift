@@ -36,12 +36,14 @@ let package = Package(
 
         // libmicrohttpd 0.9.75's epoll loop can block with 128 connections ready (epoll_drain.c).
         .target(name: "CEpollDrain"),
+        // A refused input and why: the one word the feed and the HTTP layer share.
+        .target(name: "InvalidInput"),
         // The Swift face of libmicrohttpd: lifecycle, requests, responses, routing, streams, static files.
-        .target(name: "PulldownHTTP", dependencies: ["CMicroHTTPD", "CEpollDrain", "CLibdeflate"]),
+        .target(name: "PulldownHTTP", dependencies: ["CMicroHTTPD", "CEpollDrain", "CLibdeflate", "InvalidInput"]),
         // The domain: items, keyset pages, refresh, sessions, the stores (SQLite, PostgreSQL), demo data.
-        .target(name: "PulldownFeed", dependencies: ["CSQLite", "CNettle", "CLibPQ"]),
+        .target(name: "PulldownFeed", dependencies: ["CSQLite", "CNettle", "CLibPQ", "InvalidInput"]),
         // The JSON API and configuration: HTTP requests in, feed calls, JSON out.
-        .target(name: "PulldownApp", dependencies: ["PulldownHTTP", "PulldownFeed", "CJansson", "CQRencode"],
+        .target(name: "PulldownApp", dependencies: ["PulldownHTTP", "PulldownFeed", "InvalidInput", "CJansson", "CQRencode"],
                 resources: [.copy("Resources/openapi.json")]),
         .executableTarget(name: "pulldown", dependencies: ["PulldownApp"]),
 

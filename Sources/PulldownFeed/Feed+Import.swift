@@ -1,4 +1,5 @@
 import Foundation
+import InvalidInput
 
 /// One entry of a data file, as read: the fields of a post and, if the file gave one, its time.
 public struct ImportedItem: Sendable {
@@ -37,7 +38,7 @@ public protocol ImportSource: AnyObject {
 /// Why a data file was not imported.
 public enum ImportError: Error, Equatable {
     /// Entry `index` (from 0, in the order the source gave them) has bad fields.
-    case invalidEntry(index: Int, [FieldError])
+    case invalidEntry(index: Int, [InvalidParam])
     /// The store holds items from elsewhere (the demo seed, posts, another file): `--reset` replaces them.
     case storeHoldsOtherItems(fromAnotherFile: Bool)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import InvalidInput
 
 /// The rules for `NewItem`, collecting every bad field instead of stopping at the first.
 enum Validation {
@@ -15,29 +16,29 @@ enum Validation {
     static let anonymous = "Anonymous"
 
     static func check(_ new: NewItem) throws(FeedError) -> Valid {
-        var errors: [FieldError] = []
+        var errors: [InvalidParam] = []
 
         let title = new.title.trimmingCharacters(in: .whitespacesAndNewlines)
         if !titleLength.contains(title.count) {
-            errors.append(FieldError(name: "title", reason: "must be 1 to 200 characters after trimming"))
+            errors.append(InvalidParam(name: "title", reason: "must be 1 to 200 characters after trimming"))
         } else if hasControlCharacters(title, allowingLineBreaks: false) {
-            errors.append(FieldError(name: "title", reason: "must not contain control characters"))
+            errors.append(InvalidParam(name: "title", reason: "must not contain control characters"))
         }
 
         // Browsers submit textarea line breaks as CRLF; store them as plain LF.
         let body = new.body.replacingOccurrences(of: "\r\n", with: "\n")
             .trimmingCharacters(in: .whitespacesAndNewlines)
         if !bodyLength.contains(body.count) {
-            errors.append(FieldError(name: "body", reason: "must be at most 2000 characters after trimming"))
+            errors.append(InvalidParam(name: "body", reason: "must be at most 2000 characters after trimming"))
         } else if hasControlCharacters(body, allowingLineBreaks: true) {
-            errors.append(FieldError(name: "body", reason: "must not contain control characters other than newline and tab"))
+            errors.append(InvalidParam(name: "body", reason: "must not contain control characters other than newline and tab"))
         }
 
         let author = (new.author ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         if !authorLength.contains(author.count) {
-            errors.append(FieldError(name: "author", reason: "must be at most 80 characters after trimming"))
+            errors.append(InvalidParam(name: "author", reason: "must be at most 80 characters after trimming"))
         } else if hasControlCharacters(author, allowingLineBreaks: false) {
-            errors.append(FieldError(name: "author", reason: "must not contain control characters"))
+            errors.append(InvalidParam(name: "author", reason: "must not contain control characters"))
         }
 
         guard errors.isEmpty else { throw .invalid(errors) }

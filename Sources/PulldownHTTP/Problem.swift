@@ -1,18 +1,10 @@
+import InvalidInput
+
 /// An error body in the `application/problem+json` format (RFC 9457).
 ///
 /// The server's own refusals (bad target, body too large, no such route) use it, and so
 /// can handlers, so that a client meets one error format everywhere.
 public struct Problem: Sendable, Error, Equatable {
-    /// One bad request parameter: its name and what is wrong with it.
-    public struct InvalidParam: Sendable, Equatable, Error {
-        public let name: String
-        public let reason: String
-        public init(name: String, reason: String) {
-            self.name = name
-            self.reason = reason
-        }
-    }
-
     public var status: Int
     public var title: String
     public var detail: String

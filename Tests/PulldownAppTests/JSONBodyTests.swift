@@ -1,3 +1,4 @@
+import InvalidInput
 import PulldownHTTP
 import XCTest
 @testable import PulldownApp
@@ -27,7 +28,7 @@ final class JSONBodyTests: XCTestCase {
     func testWrongTypesAndRangesNameTheField() throws {
         let parsed = try body(#"{"after": 1.5, "limit": 500, "title": 7, "body": true, "whole": 3.0}"#)
         XCTAssertEqual(try parsed.integer("whole", in: 0...10).get(), 3, "JSON Schema counts 3.0 as an integer")
-        XCTAssertThrowsError(try parsed.integer("after", in: 0...10).get()) { XCTAssertEqual(($0 as? Problem.InvalidParam)?.name, "after") }
+        XCTAssertThrowsError(try parsed.integer("after", in: 0...10).get()) { XCTAssertEqual(($0 as? InvalidParam)?.name, "after") }
         XCTAssertThrowsError(try parsed.integer("limit", in: 1...100).get())
         XCTAssertThrowsError(try parsed.string("title").get())
         XCTAssertThrowsError(try parsed.string("body").get())

@@ -1,10 +1,11 @@
 import Foundation
+import InvalidInput
 import XCTest
 @testable import PulldownFeed
 import PulldownTesting
 
 final class ValidationTests: XCTestCase {
-    private func errors(_ new: NewItem) throws -> [FieldError] {
+    private func errors(_ new: NewItem) throws -> [InvalidParam] {
         let feed = try makeFeed()
         do {
             _ = try feed.addItem(new)
@@ -19,9 +20,9 @@ final class ValidationTests: XCTestCase {
         let found = try errors(NewItem(title: "  \n ", body: String(repeating: "b", count: 2001),
                                        author: String(repeating: "a", count: 81)))
         XCTAssertEqual(found, [
-            FieldError(name: "title", reason: "must be 1 to 200 characters after trimming"),
-            FieldError(name: "body", reason: "must be at most 2000 characters after trimming"),
-            FieldError(name: "author", reason: "must be at most 80 characters after trimming"),
+            InvalidParam(name: "title", reason: "must be 1 to 200 characters after trimming"),
+            InvalidParam(name: "body", reason: "must be at most 2000 characters after trimming"),
+            InvalidParam(name: "author", reason: "must be at most 80 characters after trimming"),
         ])
     }
 

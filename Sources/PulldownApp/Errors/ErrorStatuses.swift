@@ -10,9 +10,7 @@ extension FeedError: HTTPResponseError {
     var problem: Problem {
         switch self {
         case .invalid(let fields):
-            // FieldError and Problem.InvalidParam say the same; the feed knows nothing of HTTP.
-            Problem.badRequest("Some fields are invalid.",
-                               invalidParams: fields.map { Problem.InvalidParam(name: $0.name, reason: $0.reason) })
+            Problem.badRequest("Some fields are invalid.", invalidParams: fields)
         }
     }
 }

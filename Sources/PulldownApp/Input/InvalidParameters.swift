@@ -1,17 +1,18 @@
+import InvalidInput
 import PulldownHTTP
 
 /// Every invalid parameter of one request, collected so that one 400 names them all in
 /// `invalid_params`: the one way the API checks what a client sent, in the query, a header or
 /// the body. Each reason is written once, here.
 struct InvalidParameters {
-    private(set) var all: [Problem.InvalidParam] = []
+    private(set) var all: [InvalidParam] = []
 
     mutating func add(_ name: String, _ reason: String) {
-        all.append(Problem.InvalidParam(name: name, reason: reason))
+        all.append(InvalidParam(name: name, reason: reason))
     }
 
     /// The value read, or nil with its problem noted.
-    mutating func take<Value>(_ read: Result<Value?, Problem.InvalidParam>) -> Value? {
+    mutating func take<Value>(_ read: Result<Value?, InvalidParam>) -> Value? {
         switch read {
         case .success(let value):
             return value

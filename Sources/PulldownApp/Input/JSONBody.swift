@@ -1,4 +1,5 @@
 import CJansson
+import InvalidInput
 import PulldownHTTP
 
 /// A parsed JSON request body, checked field by field so every 400 can name what is wrong.
@@ -84,7 +85,7 @@ struct JSONBody {
     }
 
     /// An optional integer field within `range`; null counts as absent.
-    func integer(_ name: String, in range: ClosedRange<Int64>) -> Result<Int64?, Problem.InvalidParam> {
+    func integer(_ name: String, in range: ClosedRange<Int64>) -> Result<Int64?, InvalidParam> {
         switch fields[name] {
         case nil, .null?: return .success(nil)
         case .integer(let value)? where range.contains(value): return .success(value)
@@ -96,23 +97,23 @@ struct JSONBody {
     }
 
     /// An optional integer field that must be one of `allowed`.
-    func integer(_ name: String, oneOf allowed: [Int]) -> Result<Int?, Problem.InvalidParam> {
-        let refused = Problem.InvalidParam(name: name, reason: InvalidParameters.Reason.oneOf(allowed))
+    func integer(_ name: String, oneOf allowed: [Int]) -> Result<Int?, InvalidParam> {
+        let refused = InvalidParam(name: name, reason: InvalidParameters.Reason.oneOf(allowed))
         guard case .success(let value) = integer(name, in: Int64.min...Int64.max) else { return .failure(refused) }
         guard let value else { return .success(nil) }
         return allowed.contains { Int64($0) == value } ? .success(Int(value)) : .failure(refused)
     }
 
     /// An optional string field that must be one of `allowed`.
-    func string(_ name: String, oneOf allowed: [String]) -> Result<String?, Problem.InvalidParam> {
-        let refused = Problem.InvalidParam(name: name, reason: InvalidParameters.Reason.oneOf(allowed))
+    func string(_ name: String, oneOf allowed: [String]) -> Result<String?, InvalidParam> {
+        let refused = InvalidParam(name: name, reason: InvalidParameters.Reason.oneOf(allowed))
         guard case .success(let value) = string(name) else { return .failure(refused) }
         guard let value else { return .success(nil) }
         return allowed.contains(value) ? .success(value) : .failure(refused)
     }
 
     /// An optional number field within `range`; null counts as absent.
-    func number(_ name: String, in range: ClosedRange<Double>) -> Result<Double?, Problem.InvalidParam> {
+    func number(_ name: String, in range: ClosedRange<Double>) -> Result<Double?, InvalidParam> {
         switch fields[name] {
         case nil, .null?: return .success(nil)
         case .integer(let value)? where range.contains(Double(value)): return .success(Double(value))
@@ -127,7 +128,7 @@ struct JSONBody {
     }
 
     /// An optional string field.
-    func string(_ name: String) -> Result<String?, Problem.InvalidParam> {
+    func string(_ name: String) -> Result<String?, InvalidParam> {
         switch fields[name] {
         case nil, .null?: return .success(nil)
         case .string(let value)?: return .success(value)
