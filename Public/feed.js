@@ -13,12 +13,14 @@ const KEY = 'pulldown-feed';
 const back = /reload|back_forward/.test(performance.getEntriesByType('navigation')[0]?.type);
 const saved = back && JSON.parse(sessionStorage.getItem(KEY));
 // The newest page as the server wrote it into the page: its articles are in #feed already, and
-// the data block is the rest of its JSON. Each served article stands for its item: the window
-// puts that same node back whenever it comes back into view, so the items' text is sent once.
-// Without the block (the store did not answer), the page asks for the first page.
+// the data block is the rest of its JSON. Each served article stands for its item (its id and
+// time are all the window needs) and is put back whenever its item comes back into view
+// (`servedArticles`), so the items' text is sent once. Without the block (the store did not
+// answer), the page asks for the first page.
 const data = document.getElementById('first-page');
-const served = !saved && data && { ...JSON.parse(data.textContent), items: [...document.querySelectorAll('#feed article')]
-  .map(a => ({ id: +a.dataset.id, createdAt: a.querySelector('time').dateTime, article: a })) };
+const servedArticles = new Map(!saved && data ? [...document.querySelectorAll('#feed article')].map(a => [+a.dataset.id, a]) : []);
+const served = !saved && data && { ...JSON.parse(data.textContent),
+  items: [...servedArticles].map(([id, a]) => ({ id, createdAt: a.querySelector('time').dateTime })) };
 data?.remove();
 let firstPage = !saved && !served && api.items();
 const session = api.session();
@@ -101,7 +103,9 @@ function node(i) {
   const id = s.ids[i], old = nodes.get(id), item = s.items.get(id);
   if (old && (old.localName === 'article' || !item)) return old;
   old?.remove();
-  const n = item ? item.article ?? article(item, locale) : skeleton(s.hs[i], true);
+  const kept = item && servedArticles.get(id);
+  if (kept) localise(kept, item, locale); // its time is told afresh
+  const n = item ? kept || article(item, locale) : skeleton(s.hs[i], true);
   n.dataset.id = id;
   nodes.set(id, n);
   return n;

@@ -5,9 +5,10 @@ import PulldownFeed
 /// `Public/article.js`), then the rest of the page's JSON in a data block.
 ///
 /// The articles are the script's own markup, so the script takes them over as they are and
-/// never builds them again; it reads the items back from them (`itemOf`), so their text is sent
-/// once. Fields the page does not draw (an item's own fields) are not in `/`: the API has them. Only what depends on the reader is written in a neutral form, for
-/// the script to set in place: times in UTC, day headers by UTC date, links without the page's
+/// never builds them again: each stands for its item (id and time read from it), so the items'
+/// text is sent once. An item's own fields other than its pictures are not in `/`; the API
+/// has them. Only what depends on the reader is written in a neutral form, for the script to
+/// set in place: times in UTC, day headers by UTC date, links without the page's
 /// query, no tooltip on the time (the script adds the reader's own). Nothing here depends on the
 /// current time, so a page kept until the next insert stays true. Written once per feed revision
 /// (`HomePage`), never per request.

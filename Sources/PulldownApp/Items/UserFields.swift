@@ -58,8 +58,8 @@ enum UserFields {
     }
 
     /// `<`, `>` and `&` as `\u003c`, `\u003e`, `\u0026`, as `JSONWriter` writes them: outside
-    /// strings JSON has none, and escaped they can never close the script element the first page
-    /// is pasted into (FeedMarkup).
+    /// strings JSON has none, and escaped they can never close a script element that a client
+    /// pastes an item's JSON into.
     static func htmlSafe(_ json: String) -> String {
         guard json.utf8.contains(where: { $0 == 0x3C || $0 == 0x3E || $0 == 0x26 }) else { return json }
         return json.replacingOccurrences(of: "<", with: "\\u003c").replacingOccurrences(of: ">", with: "\\u003e")

@@ -122,3 +122,13 @@ def test_an_article_of_the_served_page_that_leaves_the_window_comes_back_as_the_
     assert tab.page.eval_on_selector("#feed article[data-id='42']", "a => a.servedNode") is True, \
         "the server's node is put back, not built again from text the page was not sent twice"
     assert tab.errors == []
+
+
+def test_an_item_with_an_own_field_named_like_the_pages_own_words_is_drawn_like_any_other(start_server, phone):
+    server = start_server(seed="3")
+    tab = phone(server).open()
+    api(server, "POST", "/api/items", {"title": "Own fields", "article": "not a node", "node": 1, "items": []})
+    tab.refresh_by(tab.touch_pull, 220)
+    assert tab.status() == "1 new item"
+    assert tab.page.locator("#feed article[data-id='4'] h2").text_content() == "Own fields"
+    assert tab.errors == []
