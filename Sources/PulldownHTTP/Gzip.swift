@@ -5,7 +5,7 @@ public enum CompressionEffort: Int32, Sendable {
     /// For what is compressed once, when the server starts: the static files.
     case best = 12
     /// For what is compressed again after every insert (`/`): measured on `/`, within 0.2 % of
-    /// `.best` in a third of the time or less (about 0.5 ms).
+    /// `.best` in under half its time (0.7 against 1.5 ms, the compressor allocated each time).
     case nearBest = 10
 }
 
