@@ -38,12 +38,14 @@ let package = Package(
         .target(name: "CEpollDrain"),
         // A refused input and why: the one word the feed and the HTTP layer share.
         .target(name: "InvalidInput"),
+        // SHA-256 by Nettle: a data file's running digest, an inline stylesheet's hash in the page's policy.
+        .target(name: "Hashing", dependencies: ["CNettle"]),
         // The Swift face of libmicrohttpd: lifecycle, requests, responses, routing, streams, static files.
-        .target(name: "PulldownHTTP", dependencies: ["CMicroHTTPD", "CEpollDrain", "CLibdeflate", "InvalidInput"]),
+        .target(name: "PulldownHTTP", dependencies: ["CMicroHTTPD", "CEpollDrain", "CLibdeflate", "Hashing", "InvalidInput"]),
         // The domain: items, keyset pages, refresh, sessions, the stores (SQLite, PostgreSQL), demo data.
         .target(name: "PulldownFeed", dependencies: ["CSQLite", "CNettle", "CLibPQ", "InvalidInput"]),
         // The JSON API and configuration: HTTP requests in, feed calls, JSON out.
-        .target(name: "PulldownApp", dependencies: ["PulldownHTTP", "PulldownFeed", "InvalidInput", "CJansson", "CQRencode"],
+        .target(name: "PulldownApp", dependencies: ["PulldownHTTP", "PulldownFeed", "Hashing", "InvalidInput", "CJansson", "CQRencode"],
                 resources: [.copy("Resources/openapi.json")]),
         .executableTarget(name: "pulldown", dependencies: ["PulldownApp"]),
 

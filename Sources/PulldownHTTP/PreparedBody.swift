@@ -13,12 +13,16 @@ public struct PreparedBody: Sendable {
     let plain: Variant
     let gzip: Variant?
 
-    /// `headers` go on both variants (Cache-Control, say); Content-Type, ETag, Vary and
-    /// Content-Encoding are added here. `effort`: how often bodies like this one are compressed.
+    /// `headers` go on both variants (Cache-Control, say); Content-Type, ETag, Vary,
+    /// Content-Encoding and a document's content policy (its own stylesheets' hashes in it) are
+    /// added here. `effort`: how often bodies like this one are compressed.
     public init(_ bytes: [UInt8], contentType: String, headers: HTTPHeaders = HTTPHeaders([("Cache-Control", "no-cache")]),
                 effort: CompressionEffort = .best) {
         var common = HTTPHeaders([("Content-Type", contentType)])
         for (name, value) in headers { common.add(name, value) }
+        if SecurityHeaders.needsPolicy(contentType: contentType), !common.contains("Content-Security-Policy") {
+            common.add("Content-Security-Policy", SecurityHeaders.contentSecurityPolicy(for: bytes))
+        }
         let compressible = MediaTypes.isCompressible(contentType)
         if compressible { common.add("Vary", "Accept-Encoding") }
 

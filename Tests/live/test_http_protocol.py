@@ -3,7 +3,9 @@ content types, the headers every response carries, and path traversal never reac
 
 Raw sockets where the exact bytes matter; http.client otherwise.
 """
+import base64
 import email.utils
+import hashlib
 import gzip
 import http.client
 import os
@@ -326,12 +328,16 @@ def test_304_does_not_claim_a_zero_length_representation(server):
 
 
 def test_html_has_csp_nosniff_and_referrer_policy(server):
-    _, response, _ = get(server, "/")
+    _, response, body = get(server, "/")
     csp = response.getheader("Content-Security-Policy")
     assert csp
     directives = {d.split()[0]: d.split()[1:] for d in (part.strip() for part in csp.split(";")) if d}
     assert directives["script-src"] == ["'self'"]
-    assert directives["style-src"] == ["'self'"]
+    # The page's own stylesheet, written into it, is allowed by its hash and nothing else inline is.
+    styles = re.findall(rb"<style>(.*?)</style>", body, re.S)
+    assert len(styles) == 1
+    digest = base64.b64encode(hashlib.sha256(styles[0]).digest()).decode()
+    assert directives["style-src"] == ["'self'", f"'sha256-{digest}'"]
     assert directives.get("default-src") == ["'self'"]
     # A user's own items point at pictures on their own hosts.
     assert {"'self'", "https:", "http:"} <= set(directives["img-src"])

@@ -1,4 +1,5 @@
 import Foundation
+import Hashing
 import PulldownFeed
 
 /// Reads a data file from its start, a chunk at a time: the part the store already took in

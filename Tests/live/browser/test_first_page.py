@@ -30,6 +30,23 @@ HEADERS_FOLLOW_LOCAL_DAYS = """() => {
 }"""
 
 
+@pytest.mark.parametrize("path", ["/", "/item.html?id=3"])
+def test_the_styles_come_inside_the_page_and_its_policy_lets_them_apply(start_server, phone, path):
+    server = start_server(seed="5")
+    tab = phone(server)
+    tab.context.add_init_script("window.__refused = []; addEventListener('securitypolicyviolation',"
+                                " e => __refused.push(e.violatedDirective));")
+    tab.page.goto(server.url + path)
+    tab.page.wait_for_selector("article")
+    # The stylesheet applies (the bar sticks) without a request for one: no round trip before the paint.
+    assert tab.page.evaluate("getComputedStyle(document.querySelector('.bar')).position") == "sticky"
+    assert [url for _, url in tab.requests if url.endswith(".css")] == []
+    assert tab.page.evaluate("document.querySelectorAll('link[rel=stylesheet]').length") == 0
+    tab.page.wait_for_timeout(100)  # a violation report is an event of its own
+    assert tab.page.evaluate("__refused") == []
+    assert tab.errors == []
+
+
 def test_the_newest_page_is_there_without_any_script(start_server, phone):
     server = start_server(seed="20")
     tab = phone(server, java_script_enabled=False)

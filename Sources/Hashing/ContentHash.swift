@@ -1,7 +1,7 @@
 import CNettle
 
-/// A running SHA-256 over a data file's bytes as they stream by, whose digest can be taken at any
-/// point (the end of each entry) without stopping it.
+/// SHA-256 by Nettle: running over bytes as they stream by (a data file's entries), with a
+/// digest that can be taken at any point without stopping it, or in one call (`digest(of:)`).
 public struct ContentHash: Sendable {
     private var context = sha256_ctx()
 
@@ -20,5 +20,12 @@ public struct ContentHash: Sendable {
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_SIZE))
         nettle_sha256_digest(&copy, digest.count, &digest)
         return digest
+    }
+
+    /// The digest of `bytes`.
+    public static func digest<Bytes: Collection<UInt8>>(of bytes: Bytes) -> [UInt8] {
+        var hash = ContentHash()
+        bytes.withContiguousStorageIfAvailable { hash.add($0) } ?? Array(bytes).withUnsafeBufferPointer { hash.add($0) }
+        return hash.digest()
     }
 }
