@@ -62,7 +62,11 @@ final class HomePage: Sendable {
         }
         let markup = (try? page.get()).map { FeedMarkup.newestPage($0, limit: pageSize) } ?? []
         let filled = demoButton.write(into: Self.fill(template.bytes, with: markup))
-        let body = PreparedBody(filled, contentType: template.contentType, effort: .nearBest) // built again after each insert
+        // The template's policy, not one read off the filled page: the stylesheets it allows are
+        // the ones the build wrote, never anything an item's text could bring.
+        var headers = PreparedBody.revalidated
+        if let policy = template.contentSecurityPolicy { headers.add("Content-Security-Policy", policy) }
+        let body = PreparedBody(filled, contentType: template.contentType, headers: headers, effort: .nearBest) // built again after each insert
         if let stamp, case .success = page {
             kept.keep(body, for: Self.template, at: stamp)
         }

@@ -16,7 +16,10 @@ public struct PreparedBody: Sendable {
     /// `headers` go on both variants (Cache-Control, say); Content-Type, ETag, Vary,
     /// Content-Encoding and a document's content policy (its own stylesheets' hashes in it) are
     /// added here. `effort`: how often bodies like this one are compressed.
-    public init(_ bytes: [UInt8], contentType: String, headers: HTTPHeaders = HTTPHeaders([("Cache-Control", "no-cache")]),
+    /// What a body goes out with unless told otherwise: reused only after asking (its ETag).
+    public static let revalidated = HTTPHeaders([("Cache-Control", "no-cache")])
+
+    public init(_ bytes: [UInt8], contentType: String, headers: HTTPHeaders = revalidated,
                 effort: CompressionEffort = .best) {
         var common = HTTPHeaders([("Content-Type", contentType)])
         for (name, value) in headers { common.add(name, value) }
@@ -48,6 +51,9 @@ public struct PreparedBody: Sendable {
     public var etag: String { plain.etag }
 
     public var contentType: String { plain.full.headers["Content-Type"] ?? "application/octet-stream" }
+
+    /// The content policy a document goes out with; nil for bodies that need none.
+    public var contentSecurityPolicy: String? { plain.full.headers["Content-Security-Policy"] }
 
     /// The answer to `request`: gzip when it accepts it, 304 when its `If-None-Match` names the
     /// tag of what it would get.

@@ -67,6 +67,17 @@ final class HomePageTests: XCTestCase {
         XCTAssertTrue(html.hasSuffix(String(repeating: "<p>row</p>", count: 30)))
     }
 
+    func testThePolicyAllowsTheTemplatesStylesheetAndNothingAnItemBrings() throws {
+        let styled = "<!doctype html><style>body{margin:0}</style><div id=feed><!--newest-page--></div>"
+        try write(styled)
+        let feed = Feed(store: try SQLiteStore(path: ":memory:"))
+        _ = try feed.addItem(NewItem(title: "</div><style>body{display:none}</style>", body: "text", author: "me"))
+        let response = try get(try home(feed).0)
+        XCTAssertTrue(text(response).contains("body{display:none}"), "the item is on the page, escaped")
+        XCTAssertEqual(response.headers["Content-Security-Policy"], SecurityHeaders.contentSecurityPolicy(for: Array(styled.utf8)))
+        XCTAssertEqual(response.headers["Content-Security-Policy"]?.components(separatedBy: "'sha256-").count, 2)
+    }
+
     func testThePageIsKeptUntilAnInsertThenBuiltAgain() throws {
         let feed = try feed(items: 3)
         let (home, _) = try home(feed)
