@@ -33,6 +33,12 @@ let package = Package(
         .systemLibrary(
             name: "CQRencode", pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(
+            name: "CCairo", pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(
+            name: "CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
 
         // libmicrohttpd 0.9.75's epoll loop can block with 128 connections ready (epoll_drain.c).
         .target(name: "CEpollDrain"),
@@ -45,7 +51,7 @@ let package = Package(
         // The domain: items, keyset pages, refresh, sessions, the stores (SQLite, PostgreSQL), demo data.
         .target(name: "PulldownFeed", dependencies: ["CSQLite", "CNettle", "CLibPQ", "InvalidInput"]),
         // The JSON API and configuration: HTTP requests in, feed calls, JSON out.
-        .target(name: "PulldownApp", dependencies: ["PulldownHTTP", "PulldownFeed", "Hashing", "InvalidInput", "CJansson", "CQRencode"],
+        .target(name: "PulldownApp", dependencies: ["PulldownHTTP", "PulldownFeed", "Hashing", "InvalidInput", "CJansson", "CQRencode", "CCairo", "CPNG"],
                 resources: [.copy("Resources/openapi.json")]),
         .executableTarget(name: "pulldown", dependencies: ["PulldownApp"]),
 

@@ -1,9 +1,9 @@
 /// The demo's pictures: an avatar for each author and, for three items in ten, an image of one
 /// of several shapes. Only their descriptions live here (size, colours, alt text), made from the
 /// item's number alone, so item `n` always gets the same pictures as it gets the same text; the
-/// app draws them (`DemoPictureSVG`) under `routePrefix`.
+/// app draws them (`DemoPictureDrawing`) under `routePrefix`.
 public enum DemoPictures {
-    /// Where the pictures are served: `avatar-<author index>.svg`, `image-<item number>.svg`.
+    /// Where the pictures are served: `avatar-<author index>.svg`, `image-<item number>.png`.
     public static let routePrefix = "/media/demo/"
 
     public struct Colour: Sendable, Equatable {
@@ -40,10 +40,11 @@ public enum DemoPictures {
     ]
 
     /// Width, height and the words for the shape: tall, wide, square and in between, since
-    /// pictures of varied height are what a windowed list must place.
+    /// pictures of varied height are what a windowed list must place. The pixels are the file's:
+    /// 800 wide fills a phone's column at twice its CSS pixels.
     static let shapes: [(width: Int, height: Int, name: String)] = [
-        (1600, 900, "wide"), (900, 1600, "tall"), (1200, 1200, "square"), (1200, 800, "landscape"),
-        (800, 1200, "portrait"), (1500, 500, "panoramic"), (1080, 1350, "portrait"),
+        (800, 450, "wide"), (450, 800, "tall"), (600, 600, "square"), (600, 400, "landscape"),
+        (400, 600, "portrait"), (750, 250, "panoramic"), (540, 675, "portrait"),
     ]
 
     /// The image of demo item `number`, nil for seven items in ten.
@@ -72,7 +73,7 @@ public enum DemoPictures {
         }
         if let image = image(number: number) {
             // Alt text is made of plain words: nothing in it needs escaping.
-            fields.append(#""image":{"url":"\#(routePrefix)image-\#(number).svg","width":\#(image.width),"#
+            fields.append(#""image":{"url":"\#(routePrefix)image-\#(number).png","width":\#(image.width),"#
                           + #""height":\#(image.height),"alt":"\#(image.alt)"}"#)
         }
         return fields.isEmpty ? "" : "{" + fields.joined(separator: ",") + "}"

@@ -22,7 +22,7 @@ final class DemoPicturesTests: XCTestCase {
         XCTAssertNotEqual(DemoPictures.image(number: 41), DemoPictures.image(number: 51))
         let draft = DemoContent.draft(number: 1, createdAt: 0)
         let image = try XCTUnwrap(DemoPictures.image(number: 1))
-        XCTAssertTrue(draft.userFields.contains(#""image":{"url":"/media/demo/image-1.svg","width":\#(image.width),"height":\#(image.height),"alt":"\#(image.alt)"}"#),
+        XCTAssertTrue(draft.userFields.contains(#""image":{"url":"/media/demo/image-1.png","width":\#(image.width),"height":\#(image.height),"alt":"\#(image.alt)"}"#),
                       draft.userFields)
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import PulldownFeed
 import PulldownHTTP
 
-/// The pictures Pulldown serves itself: the demo's (`DemoPictureSVG`) under
+/// The pictures Pulldown serves itself: the demo's (`DemoPictureDrawing`) under
 /// `DemoPictures.routePrefix`, and the data file's (`DataPictures`) under its prefix. A picture at
 /// a name never changes, so it is cached for good.
 struct PictureRoutes: Sendable {
@@ -17,10 +17,13 @@ struct PictureRoutes: Sendable {
             return Self.immutable(Array(data), contentType: type, for: request)
         }
         router.get(DemoPictures.routePrefix + "{name}") { request in
-            guard let name = request.pathParameters["name"], let svg = DemoPictureSVG.picture(named: name) else {
+            guard let name = request.pathParameters["name"], let picture = DemoPictureDrawing.picture(named: name) else {
                 return Problem.notFound("There is no picture at \(request.path).").response
             }
-            return Self.immutable(Array(svg.utf8), contentType: "image/svg+xml", for: request)
+            guard let body = picture.body else {
+                return Problem(status: 500, title: "Internal Server Error", detail: "The picture could not be drawn.").response
+            }
+            return Self.immutable(body, contentType: picture.contentType, for: request)
         }
     }
 

@@ -124,7 +124,7 @@ def test_an_article_of_the_served_page_that_leaves_the_window_comes_back_as_the_
     api(server, "POST", "/api/items", {
         "title": tricky, "body": tricky + "\nand a second line", "author": "Ada · Lovelace",
         "avatar": "/media/demo/avatar-0.svg",
-        "image": {"url": "/media/demo/image-1.svg?a=1&b=2", "width": 901, "height": 1600, "alt": tricky}})
+        "image": {"url": "/media/demo/image-1.png?a=1&b=2", "width": 901, "height": 1600, "alt": tricky}})
     api(server, "POST", "/api/items", {"title": "No pictures", "body": "", "author": "Bo"})
     tab = phone(server).open()
     served = [tab.page.eval_on_selector(f"#feed article[data-id='{i}']", SAYS) for i in (42, 41)]

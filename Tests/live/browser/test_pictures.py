@@ -32,7 +32,7 @@ FAR_SCREENS = 3  # "far below": more than this many screens under the viewport's
 def picture_item(n, **extra):
     return {"title": f"Picture {n}", "body": "A card with a picture.", "author": "Ada Lovelace",
             "avatar": "/media/demo/avatar-0.svg",
-            "image": {"url": f"/media/demo/image-{n}.svg", "width": 1200, "height": 800, "alt": f"Picture number {n}"},
+            "image": {"url": f"/media/demo/image-{n}.png", "width": 1200, "height": 800, "alt": f"Picture number {n}"},
             **extra}
 
 
@@ -156,7 +156,7 @@ def test_the_first_page_the_server_writes_carries_the_pictures_as_the_script_bui
     server = start_server()
     tricky = 'A "quoted" <b>bold</b> & \'apostrophe\' alt'
     for n in range(1, 13):  # 12 items: 10 come with `/`, the script builds the other 2
-        api(server, "POST", "/api/items", picture_item(n, image={"url": f"/media/demo/image-1.svg?n={n}&b=2",
+        api(server, "POST", "/api/items", picture_item(n, image={"url": f"/media/demo/image-1.png?n={n}&b=2",
                                                                  "width": 900 + n, "height": 1600, "alt": tricky}))
     plain = phone(server, java_script_enabled=False)
     plain.page.goto(server.url + "/")
@@ -165,7 +165,7 @@ def test_the_first_page_the_server_writes_carries_the_pictures_as_the_script_bui
         {"class": "avatar", "loading": "lazy", "decoding": "async", "width": "40", "height": "40", "alt": "",
          "src": "/media/demo/avatar-0.svg"},
         {"class": "pic", "loading": "lazy", "decoding": "async", "width": "912", "height": "1600", "alt": tricky,
-         "src": "/media/demo/image-1.svg?n=12&b=2"}]
+         "src": "/media/demo/image-1.png?n=12&b=2"}]
 
     tab = phone(server).open()
     assert tab.page.eval_on_selector("#feed article[data-id='12']", IMAGE_ATTRIBUTES) == served, \
@@ -177,7 +177,7 @@ def test_the_first_page_the_server_writes_carries_the_pictures_as_the_script_bui
     built = tab.page.eval_on_selector("#feed article[data-id='2']", IMAGE_ATTRIBUTES)
     assert [{k: v for k, v in i.items() if k not in ("src", "width")} for i in built] == \
         [{k: v for k, v in i.items() if k not in ("src", "width")} for i in served]
-    assert built[1]["src"] == "/media/demo/image-1.svg?n=2&b=2" and built[1]["width"] == "902"
+    assert built[1]["src"] == "/media/demo/image-1.png?n=2&b=2" and built[1]["width"] == "902"
     assert tab.page.eval_on_selector("#feed article[data-id='2']", SHAPE) == adopted, "the same markup, localised alike"
     assert tab.errors == []
 

@@ -1,0 +1,2 @@
+// cairo's public header: the demo's pictures drawn and written as PNG.
+#include <cairo.h>
