@@ -34,9 +34,6 @@ let package = Package(
             name: "CQRencode", pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(
-            name: "CCairo", pkgConfig: "cairo",
-            providers: [.apt(["libcairo2-dev"])]),
-        .systemLibrary(
             name: "CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
 
@@ -51,7 +48,7 @@ let package = Package(
         // The domain: items, keyset pages, refresh, sessions, the stores (SQLite, PostgreSQL), demo data.
         .target(name: "PulldownFeed", dependencies: ["CSQLite", "CNettle", "CLibPQ", "InvalidInput"]),
         // The JSON API and configuration: HTTP requests in, feed calls, JSON out.
-        .target(name: "PulldownApp", dependencies: ["PulldownHTTP", "PulldownFeed", "Hashing", "InvalidInput", "CJansson", "CQRencode", "CCairo", "CPNG"],
+        .target(name: "PulldownApp", dependencies: ["PulldownHTTP", "PulldownFeed", "Hashing", "InvalidInput", "CJansson", "CQRencode", "CPNG"],
                 resources: [.copy("Resources/openapi.json")]),
         .executableTarget(name: "pulldown", dependencies: ["PulldownApp"]),
 

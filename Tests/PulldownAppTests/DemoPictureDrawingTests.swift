@@ -26,6 +26,19 @@ final class DemoPictureDrawingTests: XCTestCase {
         XCTAssertTrue(svg.contains(">\(avatar.initials)</text>"), svg)
     }
 
+    func testShapesAreBlendedAtTheirOpacityAndACirclesEdgeIsAntialiased() {
+        let canvas = PNGCanvas(width: 40, height: 20, background: "#ffffff")
+        canvas.rectangle(x: 0, y: 0, width: 10, height: 20, colour: "#000000", opacity: 0.5)
+        canvas.circle(x: 30, y: 10, radius: 6, colour: "#ff0000")
+        XCTAssertEqual(canvas.pixel(x: 5, y: 5), [128, 128, 128], "half black over white")
+        XCTAssertEqual(canvas.pixel(x: 10, y: 5), [255, 255, 255], "the rectangle ends at its width")
+        XCTAssertEqual(canvas.pixel(x: 30, y: 10), [255, 0, 0], "inside the disc")
+        XCTAssertEqual(canvas.pixel(x: 37, y: 10), [255, 255, 255], "outside it")
+        let edge = canvas.pixel(x: 35, y: 7) // its centre 5.9 px from the disc's: partly covered
+        XCTAssertEqual(edge[0], 255)
+        XCTAssertTrue((1...254).contains(edge[1]) && edge[1] == edge[2], "\(edge)")
+    }
+
     func testOnlyTheNamesOfDemoPicturesAreDrawn() {
         for name in ["image-2.png", "image-4.svg", "avatar-0.png", "avatar-999.svg", "avatar-+1.svg", "image-.png",
                      "../image-4.png", "image-4", "avatar-.svg", ".png"] {

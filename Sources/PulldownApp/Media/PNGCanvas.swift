@@ -1,54 +1,63 @@
-import CCairo
 import CPNG
+import Glibc
 
-/// A picture drawn by cairo in flat colours and written as PNG by libpng: filled rectangles and
-/// circles, antialiased, on an opaque canvas.
+/// A picture in flat colours, written as PNG by libpng: filled rectangles and circles, their
+/// edges antialiased, on an opaque canvas. Drawing these two shapes takes a few lines; a vector
+/// library (cairo) would bring X11, fontconfig and a dozen more libraries into the server's
+/// memory to draw them (docs/performance.md).
 final class PNGCanvas {
     private let width: Int
     private let height: Int
-    private let surface: OpaquePointer
-    private let cairo: OpaquePointer
+    private var rgb: [UInt8] // R, G, B for each pixel, row after row
 
     /// A `width` x `height` canvas filled with `background` ("#rrggbb").
     init(width: Int, height: Int, background: String) {
         (self.width, self.height) = (width, height)
-        surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height))
-        cairo = cairo_create(surface)
-        rectangle(x: 0, y: 0, width: width, height: height, colour: background)
-    }
-
-    deinit {
-        cairo_destroy(cairo)
-        cairo_surface_destroy(surface)
+        let colour = Self.channels(background)
+        rgb = [UInt8](unsafeUninitializedCapacity: width * height * 3) { pixels, count in
+            for at in stride(from: 0, to: pixels.count, by: 3) {
+                (pixels[at], pixels[at + 1], pixels[at + 2]) = (UInt8(colour.x), UInt8(colour.y), UInt8(colour.z))
+            }
+            count = pixels.count
+        }
     }
 
     func rectangle(x: Int, y: Int, width: Int, height: Int, colour: String, opacity: Double = 1) {
-        cairo_rectangle(cairo, Double(x), Double(y), Double(width), Double(height))
-        fill(colour, opacity)
+        let colour = Self.channels(colour)
+        let canvasWidth = self.width, rows = max(0, y)..<min(self.height, y + height)
+        let columns = max(0, x)..<min(canvasWidth, x + width)
+        rgb.withUnsafeMutableBufferPointer { pixels in
+            for row in rows {
+                for column in columns { Self.blend(pixels, row * canvasWidth + column, colour, opacity) }
+            }
+        }
     }
 
+    /// A disc centred on the point (x, y): a pixel that the edge crosses is covered in proportion
+    /// to how far its centre lies inside, up to half a pixel either way.
     func circle(x: Int, y: Int, radius: Int, colour: String, opacity: Double = 1) {
-        cairo_arc(cairo, Double(x), Double(y), Double(radius), 0, 2 * Double.pi)
-        fill(colour, opacity)
+        let colour = Self.channels(colour), r = Double(radius), width = self.width
+        let rows = max(0, y - radius - 1)..<min(height, y + radius + 1)
+        let columns = max(0, x - radius - 1)..<min(width, x + radius + 1)
+        rgb.withUnsafeMutableBufferPointer { pixels in
+            for row in rows {
+                let dy = Double(row - y) + 0.5
+                for column in columns {
+                    let dx = Double(column - x) + 0.5
+                    let coverage = min(1, r + 0.5 - (dx * dx + dy * dy).squareRoot())
+                    if coverage > 0 { Self.blend(pixels, row * width + column, colour, opacity * coverage) }
+                }
+            }
+        }
+    }
+
+    /// The R, G and B of pixel (x, y).
+    func pixel(x: Int, y: Int) -> [UInt8] {
+        Array(rgb[(y * width + x) * 3..<(y * width + x) * 3 + 3])
     }
 
     /// The canvas as a PNG file; nil only if libpng cannot write it (memory).
     func png() -> [UInt8]? {
-        cairo_surface_flush(surface)
-        guard let pixels = cairo_image_surface_get_data(surface) else { return nil }
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        // cairo keeps a pixel as one native-endian 32-bit xRGB word; PNG wants the bytes R, G, B.
-        var rgb = [UInt8](repeating: 0, count: width * height * 3)
-        pixels.withMemoryRebound(to: UInt32.self, capacity: stride / 4 * height) { words in
-            for y in 0..<height {
-                for x in 0..<width {
-                    let word = words[y * stride / 4 + x], at = (y * width + x) * 3
-                    rgb[at] = UInt8(truncatingIfNeeded: word >> 16)
-                    rgb[at + 1] = UInt8(truncatingIfNeeded: word >> 8)
-                    rgb[at + 2] = UInt8(truncatingIfNeeded: word)
-                }
-            }
-        }
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         image.width = UInt32(width)
@@ -57,21 +66,29 @@ final class PNGCanvas {
         // Fast: no per-row filter search and light compression, a quarter of the time for files
         // about a quarter larger (docs/performance.md); flat colours compress well either way.
         image.flags = UInt32(PNG_IMAGE_FLAG_FAST)
-        // Room for the pixels stored uncompressed, with PNG's and zlib's framing.
-        var size = rgb.count + height + rgb.count / 100 + 1024
-        var bytes = [UInt8](repeating: 0, count: size)
-        let written = bytes.withUnsafeMutableBytes { out in
-            png_image_write_to_memory(&image, out.baseAddress, &size, 0, rgb, 0, nil)
-        }
+        // libpng writes to a stream that grows as it is written (the file is about 2% of the pixels).
+        var buffer: UnsafeMutablePointer<CChar>?
+        var size = 0
+        guard let stream = open_memstream(&buffer, &size) else { return nil }
+        let written = png_image_write_to_stdio(&image, stream, 0, rgb, 0, nil)
+        fclose(stream)
+        defer { free(buffer) }
         png_image_free(&image)
-        guard written != 0 else { return nil }
-        return Array(bytes.prefix(size))
+        guard written != 0, let buffer else { return nil }
+        return buffer.withMemoryRebound(to: UInt8.self, capacity: size) { Array(UnsafeBufferPointer(start: $0, count: size)) }
     }
 
-    private func fill(_ hex: String, _ opacity: Double) {
+    /// `colour` laid over pixel `index` at `alpha`.
+    @inline(__always)
+    private static func blend(_ pixels: UnsafeMutableBufferPointer<UInt8>, _ index: Int, _ colour: SIMD3<Double>, _ alpha: Double) {
+        let at = index * 3
+        let old = SIMD3(Double(pixels[at]), Double(pixels[at + 1]), Double(pixels[at + 2]))
+        let new = old + (colour - old) * alpha + 0.5 // rounded by the conversion below
+        (pixels[at], pixels[at + 1], pixels[at + 2]) = (UInt8(new.x), UInt8(new.y), UInt8(new.z))
+    }
+
+    private static func channels(_ hex: String) -> SIMD3<Double> {
         let value = UInt32(hex.dropFirst(), radix: 16) ?? 0
-        let channel = { (shift: UInt32) in Double(value >> shift & 0xff) / 255 }
-        cairo_set_source_rgba(cairo, channel(16), channel(8), channel(0), opacity)
-        cairo_fill(cairo)
+        return SIMD3(Double(value >> 16 & 0xff), Double(value >> 8 & 0xff), Double(value & 0xff))
     }
 }
