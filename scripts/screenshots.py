@@ -204,6 +204,10 @@ def main():
             tab.finger.up()
             tab.wait_state("idle")
 
+            # The next page is held until its skeleton rows are taken: the server's delay alone
+            # may run out while the finger is still scrolling back.
+            held = []
+            tab.page.route("**/api/items?before=*", lambda route: held.append(route))
             tab.swipe_to_bottom()
             tab.page.wait_for_function("() => document.getElementById('more').dataset.state === 'loading'")
             tab.swipe_to_bottom()
@@ -221,6 +225,9 @@ def main():
                     return f"skeleton rows not in the lower half of the screen ({box})"
                 return None
             tab.shot("6-loading-more.png", loading)
+            for route in held:
+                route.continue_()
+            tab.page.unroute("**/api/items?before=*")
             tab.close()
 
             # 9: the same feed on a desktop, after a refresh from the Refresh button.
