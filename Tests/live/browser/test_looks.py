@@ -93,6 +93,8 @@ def test_skeletons_as_tall_as_their_articles_hold_the_window_after_a_jump_deep_i
     assert tab.page.query_selector("#feed article[data-id='1']")
     tab.page.keyboard.press("Home")  # the window's text near the end is dropped up here
     tab.page.wait_for_function("() => scrollY === 0")
+    tab.wait_still()  # an End pressed while Home's smooth scroll was ending scrolled nothing
+    assert tab.page.evaluate("scrollY") == 0
     tab.page.wait_for_function(NO_SKELETONS)
     slow = Hold(tab.page, "**/api/items?*")
 
