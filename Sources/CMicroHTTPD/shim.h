@@ -20,3 +20,11 @@ static inline int
 pulldown_accept(int fd, struct sockaddr *address, socklen_t *length) {
     return accept4(fd, address, length, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }
+
+// MHD_set_response_options is variadic too. A response that states no length and is sent in the
+// manner of HTTP/1.0 (no chunked coding, the connection closed after it): the one way 0.9.75
+// answers HEAD for a body of unknown length with no body and no false Content-Length.
+static inline enum MHD_Result
+pulldown_response_without_length(struct MHD_Response *response) {
+    return MHD_set_response_options(response, MHD_RF_HTTP_VERSION_1_0_ONLY, MHD_RO_END);
+}

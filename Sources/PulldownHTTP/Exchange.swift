@@ -110,6 +110,14 @@ final class Exchange: @unchecked Sendable {
         status = response.status
         // HEAD and 304 answers state the body's length but send no body.
         fixedBodyBytes = method == "HEAD" || response.status == 304 ? 0 : response.body.count
+        if method == "HEAD", let unsent = response.stream {
+            // A HEAD answer has no body (RFC 9110, 9.3.2), whatever the route answers GET with.
+            // A streamed body would go out chunked, and libmicrohttpd 0.9.75 sends a chunked
+            // HEAD answer's last chunk (`0\r\n\r\n`), which a keep-alive client reads as the
+            // start of its next answer. Its owner hears that it ended.
+            unsent.ended()
+            return connection.queue(response.headOfStream())
+        }
         stream = response.stream
         response.stream?.attach(to: connection, server: server)
         connection.queue(response)

@@ -11,6 +11,8 @@ public struct HTTPResponse: Sendable {
     public private(set) var prepared: PreparedResponse?
     /// A body written while it is sent, instead of `body` (see `ResponseStream`).
     public private(set) var stream: ResponseStream?
+    /// Sent as `headOfStream()` says.
+    private(set) var isHeadOfStream = false
 
     public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
@@ -32,6 +34,14 @@ public struct HTTPResponse: Sendable {
         var response = HTTPResponse(status: status, headers: headers)
         response.stream = stream
         return response
+    }
+
+    /// The answer to HEAD for a streamed response: its status and headers, no body and no length
+    /// (a stream has none), and the connection closed after it (see `Exchange`).
+    func headOfStream() -> HTTPResponse {
+        var head = HTTPResponse(status: status, headers: headers)
+        head.isHeadOfStream = true
+        return head
     }
 
     /// A body of UTF-8 text with its content type.

@@ -29,7 +29,11 @@ public final class PreparedResponse: @unchecked Sendable {
 enum MHDResponseBuilder {
     static func make(_ response: HTTPResponse) -> OpaquePointer {
         let handle: OpaquePointer?
-        if let stream = response.stream {
+        if response.isHeadOfStream {
+            // Nothing is ever read: libmicrohttpd sends no body for HEAD.
+            handle = MHD_create_response_from_callback(UInt64.max, 64, endAtOnce, nil, nil)
+            if let handle { _ = pulldown_response_without_length(handle) }
+        } else if let stream = response.stream {
             // Size unknown (MHD_SIZE_UNKNOWN, a macro Swift cannot see), so the body goes out chunked. The response holds the stream until
             // libmicrohttpd frees it. Small blocks: a stream holds its block for as long as it lives.
             handle = MHD_create_response_from_callback(UInt64.max, 2048, readStream,
@@ -67,6 +71,10 @@ private let readStream: @convention(c) (UnsafeMutableRawPointer?, UInt64, Unsafe
     guard let context else { return MHD_CONTENT_READER_END_WITH_ERROR }
     let stream = Unmanaged<ResponseStream>.fromOpaque(context).takeUnretainedValue()
     return stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max))
+}
+
+private let endAtOnce: @convention(c) (UnsafeMutableRawPointer?, UInt64, UnsafeMutablePointer<CChar>?, Int) -> Int = { _, _, _, _ in
+    MHD_CONTENT_READER_END_OF_STREAM
 }
 
 private let releaseStream: @convention(c) (UnsafeMutableRawPointer?) -> Void = { context in

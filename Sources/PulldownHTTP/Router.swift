@@ -12,7 +12,8 @@ public protocol HTTPMiddleware: Sendable {
 ///
 /// A route is a method and a path pattern: exact segments, and `{name}` segments that match any
 /// one segment and reach the handler in `HTTPRequest.pathParameters`. `HEAD` is answered by the
-/// `GET` handler of the same path (libmicrohttpd drops the body and keeps `Content-Length`); a
+/// `GET` handler of the same path (libmicrohttpd drops the body and keeps `Content-Length`; a
+/// streamed body is dropped by `Exchange`, and its answer states no length); a
 /// routed path with another method gets 405 with an `Allow` header. A scope (`/api`) puts
 /// middleware in front of every request under its prefix, routed or not, and answers its own
 /// unrouted paths; the rest goes to the router's fallback (the page's files).

@@ -308,6 +308,28 @@ final class HTTPServerTests: XCTestCase {
         XCTAssertEqual(try client.readResponse().text, "plain")
     }
 
+    func testHeadOfAStreamSendsNoBodyNoFalseLengthAndEndsTheStream() throws {
+        let (server, opened) = try streamingServer()
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        try client.send("HEAD /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(opened.arrived.wait(timeout: .now() + 10), .success)
+        let head = try client.readResponse(forHead: true)
+        XCTAssertEqual(head.status, 200)
+        XCTAssertEqual(head.header("Content-Type"), "text/event-stream")
+        // The GET's length is unknown, so none is stated; without chunked coding the end of the
+        // (empty) answer is the end of the connection, and not one byte follows the head.
+        XCTAssertNil(head.header("Content-Length"))
+        XCTAssertNil(head.header("Transfer-Encoding"))
+        XCTAssertEqual(head.header("Connection"), "close")
+        XCTAssertTrue(client.isClosedByServer(), "nothing after the head, and the connection closed")
+        let stream = try XCTUnwrap(opened.first)
+        let ended = DispatchSemaphore(value: 0)
+        stream.onEnd { ended.signal() }
+        XCTAssertEqual(ended.wait(timeout: .now() + 10), .success, "the stream's owner heard it ended")
+        XCTAssertTrue(stream.isClosed)
+    }
+
     func testAClientThatLeftIsNoticedAtTheNextWriteAndEndsTheStream() throws {
         let (server, opened) = try streamingServer()
         defer { server.stop() }

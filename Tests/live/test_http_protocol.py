@@ -8,10 +8,12 @@ import email.utils
 import hashlib
 import gzip
 import http.client
+import json
 import os
 import pathlib
 import re
 import socket
+import urllib.parse
 
 import pytest
 
@@ -223,6 +225,44 @@ def test_head_has_headers_and_length_but_no_body(server, path):
         assert next_status == 200
     finally:
         conn.close()
+
+
+def every_route(server):
+    """Every path the document lists (with an id that exists), the page, a picture of each kind
+    the feed names, a file, and paths that name nothing."""
+    document = json.loads(get(server, "/api/openapi.json")[2])
+    paths = [path.replace("{id}", "1") for path in document["paths"]]
+    page = json.loads(get(server, "/api/items?limit=50")[2])
+    pictures = {item[field] for item in page["items"] for field in ("avatar",) if item.get(field)}
+    pictures |= {item["image"]["url"] for item in page["items"] if item.get("image")}
+    pictures = {urllib.parse.urlsplit(url).path for url in pictures}
+    return paths + sorted(pictures) + ["/", "/index.html", "/item.html", "/feed.js", "/api/nothing", "/nothing"]
+
+
+def test_head_to_every_route_sends_no_body_and_leaves_the_connection_usable(server):
+    # Found by a keep-alive client: HEAD /api/events sent the last chunk of a chunked body
+    # (`0\r\n\r\n`) after its head, which the next answer on the connection began with.
+    routes = every_route(server)
+    assert "/api/events" in routes and any(path.startswith("/media/") for path in routes)
+    for path in routes:
+        conn = RawConnection(server)
+        try:
+            conn.send(f"HEAD {path} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
+            status, headers, _, _ = conn.read_response(head=True)
+            assert status < 500, path
+            if headers.get("connection", "").lower() == "close":
+                # A body of unknown length (the event stream): no length stated, and the
+                # connection ends right after the head.
+                assert "content-length" not in headers and "transfer-encoding" not in headers, path
+                assert conn.buffer == b"" and conn.closed_by_server(), path
+                continue
+            conn.send(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            while len(conn.buffer) < len(b"HTTP/1.1 "):
+                conn._fill()
+            assert conn.buffer.startswith(b"HTTP/1.1 200 "), (path, conn.buffer[:40])
+            assert conn.read_response()[0] == 200, path
+        finally:
+            conn.close()
 
 
 @pytest.mark.parametrize("path", ["/", "/feed.js"])
