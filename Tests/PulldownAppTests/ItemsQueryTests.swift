@@ -58,11 +58,12 @@ final class ItemsQueryTests: XCTestCase {
         XCTAssertEqual(invalidNames("before=5&before=6"), ["before"])
     }
 
-    func testAnUnknownParameterIsRefused() {
-        XCTAssertEqual(invalidNames("since=5"), ["since"])
+    func testAnUnknownParameterIsIgnored() throws {
+        // Cache-busters clients add (jQuery's `_`, `t`) mean nothing here.
+        XCTAssertEqual(try parse("_=1733300000&t=1&limit=3&since=5"), ItemsQuery(limit: 3, cursor: .newest))
     }
 
-    func testEveryProblemIsNamedInOneError() {
-        XCTAssertEqual(invalidNames("limit=0&before=x&page=2"), ["page", "limit", "before"])
+    func testEveryProblemIsNamedInOneErrorAndUnknownNamesAreNot() {
+        XCTAssertEqual(invalidNames("limit=0&before=x&page=2"), ["limit", "before"])
     }
 }

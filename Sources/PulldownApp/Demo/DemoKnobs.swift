@@ -27,9 +27,6 @@ public struct DemoKnobs: Sendable, Equatable {
     static let failRateRange: ClosedRange<Double> = 0...1
     static let newItemsEveryRange: ClosedRange<Double> = 0...86_400
 
-    /// The per-request knobs, read before any endpoint sees the query; every endpoint under
-    /// /api/ takes them.
-    static let parameterNames = ["_delay", "_fail"]
     /// The largest `_delay`, so a typo cannot hold a connection for an hour.
     static let maxDelayMilliseconds = 10_000
     static let failableStatuses: [Int: String] = [

@@ -48,8 +48,5 @@ struct InvalidParameters {
         static let required = "is required"
         static let string = "must be a string"
         static let unknownField = "is not a known field"
-        static func unknownParameter(known: [String]) -> String {
-            "is not a parameter of this endpoint (\(known.joined(separator: ", ")))"
-        }
     }
 }

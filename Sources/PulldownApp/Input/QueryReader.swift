@@ -1,24 +1,14 @@
 import PulldownHTTP
 
 /// Reads a request's query into `InvalidParameters`: an endpoint's parameters at most once each,
-/// numbers as plain decimal digits, and any name the endpoint does not know refused. The demo
-/// knobs' names are known to every endpoint, since `DemoKnobs` reads them before any of them.
+/// numbers as plain decimal digits. A name the endpoint does not know is ignored, as HTTP APIs
+/// do: clients add cache-busters (`_=1733300000`, `t=1`) that mean nothing to the server.
 struct QueryReader {
     let query: QueryParameters
     var invalid = InvalidParameters()
 
     init(_ query: QueryParameters) {
         self.query = query
-    }
-
-    /// Notes every name that is neither in `known` nor a demo knob's.
-    mutating func rejectUnknown(known: [String]) {
-        func isUnknown(_ name: String) -> Bool { !known.contains(name) && !DemoKnobs.parameterNames.contains(name) }
-        // Names are listed (each once) only when one is unknown: the usual query has none.
-        guard query.pairs.contains(where: { isUnknown($0.name) }) else { return }
-        for name in query.names where isUnknown(name) {
-            invalid.add(name, InvalidParameters.Reason.unknownParameter(known: known))
-        }
     }
 
     /// The parameter's value; given more than once is noted (`repeatable` reads the first).

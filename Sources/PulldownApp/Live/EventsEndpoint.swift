@@ -31,7 +31,6 @@ struct EventsEndpoint: Sendable {
 
     static func cursor(of request: HTTPRequest) throws(Problem) -> Int64? {
         var reader = QueryReader(request.query)
-        reader.rejectUnknown(known: ["after"])
         let fromQuery = reader.integer("after", in: 0...Int64.max)
         let header = request.headers["Last-Event-ID"]
         let fromHeader = header.flatMap(DecimalDigits.parse)
