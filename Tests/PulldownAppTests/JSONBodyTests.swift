@@ -21,8 +21,20 @@ final class JSONBodyTests: XCTestCase {
         let parsed = try body(#"{"after": 42, "title": "Hi \u00e9", "author": null, "nested": {"x": [1, 2]}}"#)
         XCTAssertEqual(try parsed.integer("after", in: 0...100).get(), 42)
         XCTAssertEqual(try parsed.string("title").get(), "Hi é")
-        XCTAssertEqual(try parsed.string("author").get(), nil)
+        XCTAssertEqual(try parsed.string("author", nullable: true).get(), nil)
         XCTAssertEqual(try parsed.integer("missing", in: 0...1).get(), nil)
+    }
+
+    func testNullIsAbsentOnlyWhereTheDocumentAllowsIt() throws {
+        let parsed = try body(#"{"count": null, "rate": null, "on": null}"#)
+        XCTAssertEqual(try parsed.integer("count", in: 1...9, nullable: true).get(), nil)
+        XCTAssertEqual(try parsed.number("rate", in: 0...1, nullable: true).get(), nil)
+        XCTAssertEqual(try parsed.string("on", nullable: true).get(), nil)
+        XCTAssertThrowsError(try parsed.integer("count", in: 1...9).get()) { XCTAssertEqual(($0 as? InvalidParam)?.name, "count") }
+        XCTAssertThrowsError(try parsed.number("rate", in: 0...1).get()) { XCTAssertEqual(($0 as? InvalidParam)?.name, "rate") }
+        XCTAssertThrowsError(try parsed.string("on").get()) { XCTAssertEqual(($0 as? InvalidParam)?.name, "on") }
+        XCTAssertThrowsError(try parsed.integer("count", oneOf: [1, 2]).get())
+        XCTAssertThrowsError(try parsed.string("on", oneOf: ["page"]).get())
     }
 
     func testWrongTypesAndRangesNameTheField() throws {

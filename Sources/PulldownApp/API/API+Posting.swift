@@ -37,8 +37,8 @@ extension API {
         var invalid = InvalidParameters()
         let userFields = body.userFields(core: postedFields, reserved: serverFields, into: &invalid)
         let title = invalid.take(body.string("title"))
-        let text = invalid.take(body.string("body"))
-        let author = invalid.take(body.string("author"))
+        let text = invalid.take(body.string("body", nullable: true))
+        let author = invalid.take(body.string("author", nullable: true))
         if title == nil && !invalid.contains("title") { invalid.add("title", InvalidParameters.Reason.required) }
         try invalid.check("Some fields are invalid.")
         return NewItem(title: title!, body: text ?? "", author: author, userFields: userFields)

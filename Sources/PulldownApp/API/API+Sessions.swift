@@ -35,8 +35,8 @@ extension API {
         let body = try JSONBody(request, emptyAllowed: true)
         var invalid = InvalidParameters()
         body.rejectUnknown(["after", "limit"], into: &invalid)
-        let after = invalid.take(body.integer("after", in: 0...Int64.max))
-        let limit = invalid.take(body.integer("limit", in: 1...Int64(Feed.maxPageSize)))
+        let after = invalid.take(body.integer("after", in: 0...Int64.max, nullable: true))
+        let limit = invalid.take(body.integer("limit", in: 1...Int64(Feed.maxPageSize), nullable: true))
         try invalid.check("Some fields are invalid.")
         return (after, limit.map(Int.init) ?? pageSize)
     }

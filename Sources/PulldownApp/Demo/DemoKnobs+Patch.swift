@@ -59,10 +59,10 @@ extension DemoKnobs {
             body.rejectUnknown(DemoKnobs.fieldNames, into: &invalid)
             let delays = Int64(DemoKnobs.delayRange.lowerBound)...Int64(DemoKnobs.delayRange.upperBound)
             let given: [String: Double?] = [
-                "delayMs": invalid.take(body.integer("delayMs", in: delays)).map(Double.init),
-                "jitterMs": invalid.take(body.integer("jitterMs", in: delays)).map(Double.init),
-                "failRate": invalid.take(body.number("failRate", in: DemoKnobs.failRateRange)),
-                "newItemsEvery": invalid.take(body.number("newItemsEvery", in: DemoKnobs.newItemsEveryRange)),
+                "delayMs": invalid.take(body.integer("delayMs", in: delays, nullable: true)).map(Double.init),
+                "jitterMs": invalid.take(body.integer("jitterMs", in: delays, nullable: true)).map(Double.init),
+                "failRate": invalid.take(body.number("failRate", in: DemoKnobs.failRateRange, nullable: true)),
+                "newItemsEvery": invalid.take(body.number("newItemsEvery", in: DemoKnobs.newItemsEveryRange, nullable: true)),
             ]
             try invalid.check("Some knobs are invalid; none was changed.")
             var changes: [String: Change] = [:]

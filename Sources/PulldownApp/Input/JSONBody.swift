@@ -84,10 +84,12 @@ struct JSONBody {
         return UserFields.check(root.value, core: core, reserved: reserved, into: &invalid)
     }
 
-    /// An optional integer field within `range`; null counts as absent.
-    func integer(_ name: String, in range: ClosedRange<Int64>) -> Result<Int64?, InvalidParam> {
+    /// An optional integer field within `range`; null counts as absent where the document
+    /// allows it (`nullable`), and is refused elsewhere.
+    func integer(_ name: String, in range: ClosedRange<Int64>, nullable: Bool = false) -> Result<Int64?, InvalidParam> {
         switch fields[name] {
-        case nil, .null?: return .success(nil)
+        case nil: return .success(nil)
+        case .null? where nullable: return .success(nil)
         case .integer(let value)? where range.contains(value): return .success(value)
         case .real(let value)? where Int64(exactly: value).map(range.contains) == true:
             // JSON does not tell 13 from 13.0, and JSON Schema counts both as integers.
@@ -112,10 +114,11 @@ struct JSONBody {
         return allowed.contains(value) ? .success(value) : .failure(refused)
     }
 
-    /// An optional number field within `range`; null counts as absent.
-    func number(_ name: String, in range: ClosedRange<Double>) -> Result<Double?, InvalidParam> {
+    /// An optional number field within `range`; null counts as absent where `nullable`.
+    func number(_ name: String, in range: ClosedRange<Double>, nullable: Bool = false) -> Result<Double?, InvalidParam> {
         switch fields[name] {
-        case nil, .null?: return .success(nil)
+        case nil: return .success(nil)
+        case .null? where nullable: return .success(nil)
         case .integer(let value)? where range.contains(Double(value)): return .success(Double(value))
         case .real(let value)? where range.contains(value): return .success(value)
         default: return .failure(.init(name: name, reason: InvalidParameters.Reason.number(in: range)))
@@ -127,10 +130,11 @@ struct JSONBody {
         fields[name] == .null
     }
 
-    /// An optional string field.
-    func string(_ name: String) -> Result<String?, InvalidParam> {
+    /// An optional string field; null counts as absent where `nullable`.
+    func string(_ name: String, nullable: Bool = false) -> Result<String?, InvalidParam> {
         switch fields[name] {
-        case nil, .null?: return .success(nil)
+        case nil: return .success(nil)
+        case .null? where nullable: return .success(nil)
         case .string(let value)?: return .success(value)
         default: return .failure(.init(name: name, reason: InvalidParameters.Reason.string))
         }
