@@ -56,11 +56,11 @@ final class HomePage: Sendable {
             return body.response(to: request)
         }
         guard let template = files.file(Self.template) else { return files.respond(to: request) }
-        let page = revision.flatMap { _ in Result { try feed.page(before: nil, limit: pageSize) } }
+        let page = revision.flatMap { _ in Result { (page: try feed.page(before: nil, limit: pageSize), feed: try feed.feedID()) } }
         if case .failure(let error) = page {
             ErrorLog.write("the page went out without the feed: " + (answerable(error).logLine ?? "\(error)"))
         }
-        let markup = (try? page.get()).map { FeedMarkup.newestPage($0, limit: pageSize) } ?? []
+        let markup = (try? page.get()).map { FeedMarkup.newestPage($0.page, limit: pageSize, feed: $0.feed) } ?? []
         let filled = demoButton.write(into: Self.fill(template.bytes, with: markup))
         // The template's policy, not one read off the filled page: the stylesheets it allows are
         // the ones the build wrote, never anything an item's text could bring.

@@ -21,38 +21,40 @@ enum ResponseJSON {
         return json.bytes
     }
 
-    /// `{"items": [...], "limit": 10, "hasMore": true}`
-    static func page(_ page: ItemPage, limit: Int) -> [UInt8] {
+    /// `{"items": [...], "limit": 10, "hasMore": true, "feed": "…"}`
+    static func page(_ page: ItemPage, limit: Int, feed: FeedID) -> [UInt8] {
         var json = JSONWriter(capacity: 256 * max(1, page.items.count))
         json.beginObject()
         writeItems(page.items, to: &json)
-        writeAboutPage(page, limit: limit, to: &json)
+        writeAboutPage(page, limit: limit, feed: feed, to: &json)
         json.endObject()
         return json.bytes
     }
 
-    /// `{"limit": 10, "hasMore": true}`: a page's JSON less its items, for `/`, whose articles
-    /// carry them already.
-    static func pageWithoutItems(_ page: ItemPage, limit: Int) -> [UInt8] {
-        var json = JSONWriter(capacity: 32)
+    /// `{"limit": 10, "hasMore": true, "feed": "…"}`: a page's JSON less its items, for `/`,
+    /// whose articles carry them already.
+    static func pageWithoutItems(_ page: ItemPage, limit: Int, feed: FeedID) -> [UInt8] {
+        var json = JSONWriter(capacity: 64)
         json.beginObject()
-        writeAboutPage(page, limit: limit, to: &json)
+        writeAboutPage(page, limit: limit, feed: feed, to: &json)
         json.endObject()
         return json.bytes
     }
 
-    private static func writeAboutPage(_ page: ItemPage, limit: Int, to json: inout JSONWriter) {
+    private static func writeAboutPage(_ page: ItemPage, limit: Int, feed: FeedID, to json: inout JSONWriter) {
         json.key("limit"); json.integer(limit)
         json.key("hasMore"); json.bool(page.hasMore)
+        json.key("feed"); json.string(feed.text)
     }
 
-    /// `{"items": [...], "gap": false, "lastUpdated": "..."}`
+    /// `{"items": [...], "gap": false, "lastUpdated": "...", "feed": "…"}`
     static func refresh(_ result: RefreshResult) -> [UInt8] {
         var json = JSONWriter(capacity: 256 * max(1, result.items.count))
         json.beginObject()
         writeItems(result.items, to: &json)
         json.key("gap"); json.bool(result.gap)
         json.key("lastUpdated"); json.string(Timestamp.iso8601(result.lastUpdated))
+        json.key("feed"); json.string(result.feedID.text)
         json.endObject()
         return json.bytes
     }

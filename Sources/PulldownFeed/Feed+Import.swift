@@ -68,8 +68,8 @@ extension Feed {
     ///
     /// Entries with `createdAt` are placed by it (the newest is the newest item); an entry
     /// without one is placed by its position, the file's first entry the newest, just now, each
-    /// next one a second older. A store with items is refused, unless `reset`, which deletes its
-    /// items and sessions first (a store filled from the same file is `appendItems`' case).
+    /// next one a second older. A store with items is refused, unless `reset`, which empties it
+    /// and renews its identity first (`write(resetting:_:)`); a store filled from the same file is `appendItems`' case.
     public func importItems(from source: any ImportSource, reset: Bool) throws -> Int {
         let now = Int64(clock.now().timeIntervalSince1970.rounded(.down))
         // Only the time of each entry is kept: 16 bytes an entry.
@@ -80,12 +80,11 @@ extension Feed {
         }
         // Oldest first, so ids grow with time; equal times keep the file's order, newest first.
         times.sort { a, b in a.time != b.time ? a.time < b.time : a.number > b.number }
-        try store.write { store in
+        try write(resetting: reset) { store in
             try store.lockForInserts()
             if try store.maxItemID() != nil && !reset {
                 throw ImportError.storeHoldsOtherItems(fromAnotherFile: try store.metaBytes(MetaKey.dataSource) != nil)
             }
-            if reset { try store.deleteItemsAndSessions() }
             try Self.insert(times.lazy.map { (Int($0.number), $0.time) }, from: source, into: store)
             try Self.remember(mark, lastItemTime: Double(now), in: store)
         }

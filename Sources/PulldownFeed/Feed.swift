@@ -38,20 +38,25 @@ public final class Feed: Sendable {
         self.refreshes = GroupCommit(queue: writer, commit: refresher.commit)
         self.posts = GroupCommit(queue: writer, commit: Poster(store: store, clock: clock, inserts: inserts).commit)
         self.sharedStoreCheck = store.isShared ? SharedStoreCheck { [store, revision] in
-            let outcome = Result { try store.read { try $0.maxItemID() } }
+            // The newest id and the identity in one statement: a reset another process made is
+            // seen by the same check that sees its inserts.
+            let resets = revision.resets
+            let outcome = Result { try store.read { try $0.newestAndFeedID() } }
             switch outcome {
-            case .success(let newest): revision.noteStoreAnswered(newest: newest ?? 0)
+            case .success(let read): revision.noteStoreAnswered(newest: read.newest ?? 0, feedID: read.feedID, readAt: resets)
             case .failure: revision.noteStoreDidNotAnswer()
             }
-            return outcome
+            return outcome.map(\.newest)
         } : nil
         // Another process sharing the store inserted: move the caches as if the insert were ours.
         // Registered before the first read, so no insert can fall between the read and the hook.
         store.observeForeignInserts { newest in inserts.foreignInserts(upTo: newest) }
-        // Best effort: if the store does not answer now, `newestID()` asks again later.
+        store.observeForeignResets { inserts.foreignReset() }
+        // Best effort: if the store does not answer now, `newestID()` and `feedID()` ask again later.
         if let newest = try? readNewestID() {
             _ = revision.merge(newest: newest)
         }
+        _ = try? feedID()
     }
 
     /// The largest id in the database, 0 for an empty feed.
@@ -78,6 +83,59 @@ public final class Feed: Sendable {
     public func withCurrentRevision(_ body: @escaping @Sendable (Result<UInt64, any Error>) -> Void) {
         guard let sharedStoreCheck else { return body(.success(revision.current)) }
         sharedStoreCheck.check { [revision] outcome in body(outcome.map { _ in revision.current }) }
+    }
+
+    /// `withCurrentRevision`, with the feed's identity as well: on a shared store, as the same
+    /// check read it, so a reset another process committed before this call is seen, even before
+    /// its notification arrives.
+    public func withCurrentState(_ body: @escaping @Sendable (Result<FeedState, any Error>) -> Void) {
+        withCurrentRevision { [self] revision in
+            body(revision.flatMap { current in Result { FeedState(revision: current, id: try feedID()) } })
+        }
+    }
+
+    /// The feed's identity: as known, else read from the store (and created, the first time a
+    /// store is opened by a program that has identities).
+    public func feedID() throws -> FeedID {
+        if let known = revision.feedID { return known }
+        let resets = revision.resets
+        let stored = try store.read { try $0.storedFeedID() } ?? store.write { try $0.feedIDCreatingIt() }
+        return revision.merge(feedID: stored, readAt: resets)
+    }
+
+    /// `read`'s result if the feed was `id` all along, else nil: `id` must be the identity known
+    /// now (on a shared store, call this inside `withCurrentState`), and the store must still
+    /// say `id` once `read` is done. A reset commits its deletions and the new identity at once,
+    /// so what `read` saw belongs to `id`: what is promised never to change under a name that
+    /// holds `id` is checked by this.
+    public func reading<T>(inFeed id: FeedID, _ read: () throws -> T) throws -> T? {
+        guard try feedID() == id else { return nil }
+        let value = try read()
+        guard try store.read({ try $0.storedFeedID() }) == id else {
+            // Another process reset the store since: forget what we know, it is stale.
+            if revision.feedID == id { inserts.foreignReset() }
+            return nil
+        }
+        return value
+    }
+
+    /// Runs `body` in one write transaction; with `resetting`, the feed is first emptied of items
+    /// and sessions and given a new identity, in the same transaction: the one way a feed is
+    /// reset (`--reset`, and whatever else empties it), so nothing promised under the old
+    /// identity is ever answered from the new feed.
+    func write<R>(resetting reset: Bool, _ body: (any FeedStoreWriting) throws -> R) throws -> R {
+        var renewed: FeedID?
+        let result = try store.write { store in
+            if reset {
+                try store.lockForInserts()
+                let id = FeedID.random()
+                try store.resetFeed(to: id)
+                renewed = id
+            }
+            return try body(store)
+        }
+        if let renewed { revision.noteFeedReset(to: renewed) }
+        return result
     }
 
     /// The largest item id this process knows of, or nil for an empty feed. Only grows.

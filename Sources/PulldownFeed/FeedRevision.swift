@@ -1,16 +1,21 @@
 import Synchronization
 
 /// What the feed remembers between calls, so the API layer saves a query per request: a revision
-/// that moves with every insert, and the newest item id.
+/// that moves with every insert and reset, the newest item id, and the feed's identity.
 ///
-/// Both only move forward. Inserts are reported after they commit, so data read after seeing
-/// revision R is at least as new as R.
+/// The revision and the newest id only move forward. Inserts and resets are reported after they
+/// commit, so data read after seeing revision R is at least as new as R, and the identity known
+/// is never one the store has not had yet.
 final class FeedRevision: Sendable {
     private struct State {
         var revision: UInt64 = 0
         /// The largest item id, 0 for an empty feed; nil until read (or after inserts may have
         /// been missed).
         var newestID: Int64?
+        /// nil until read, and after another process may have reset the store.
+        var feedID: FeedID?
+        /// Moves with every reset noted, so that an identity read before one is not kept.
+        var resets: UInt64 = 0
     }
 
     private let state = Mutex(State())
@@ -19,6 +24,41 @@ final class FeedRevision: Sendable {
 
     /// The newest id as known (0: the feed is empty); nil when it must be read.
     var newestID: Int64? { state.withLock { $0.newestID } }
+
+    /// The feed's identity as known; nil when it must be read.
+    var feedID: FeedID? { state.withLock { $0.feedID } }
+
+    /// Resets noted so far: pass it to `merge(feedID:readAt:)` with an identity read after.
+    var resets: UInt64 { state.withLock { $0.resets } }
+
+    /// Records a committed reset of ours, which gave the feed identity `id`. Item ids are never
+    /// handed out twice by one store, so the newest id stays what it was.
+    func noteFeedReset(to id: FeedID) {
+        state.withLock { state in
+            state.revision &+= 1
+            state.resets &+= 1
+            state.feedID = id
+        }
+    }
+
+    /// Records that another process reset the store, or may have (its notifications were lost):
+    /// the identity is read again on the next ask.
+    func noteForeignReset() {
+        state.withLock { state in
+            state.revision &+= 1
+            state.resets &+= 1
+            state.feedID = nil
+        }
+    }
+
+    /// Merges an identity read from the store after `resets` was `readAt`; one read before a
+    /// reset that was noted since is not kept. Returns the identity now known.
+    func merge(feedID read: FeedID, readAt: UInt64) -> FeedID {
+        state.withLock { state in
+            if state.resets == readAt { state.feedID = read }
+            return state.feedID ?? read
+        }
+    }
 
     /// Records a committed insert whose largest new id is `id`.
     func noteInserted(upTo id: Int64) {
@@ -38,13 +78,21 @@ final class FeedRevision: Sendable {
         }
     }
 
-    /// Records what a shared store just said is its newest id (0: empty). The revision moves
-    /// when that is news.
-    func noteStoreAnswered(newest: Int64) {
+    /// Records what a shared store just said is its newest id (0: empty) and identity, read
+    /// after `resets` was `readAt`. The revision moves when either is news; an identity read
+    /// before a reset that was noted since is not kept.
+    func noteStoreAnswered(newest: Int64, feedID: FeedID?, readAt: UInt64) {
         state.withLock { state in
-            if let known = state.newestID, known >= newest { return }
-            state.revision &+= 1
-            state.newestID = newest
+            var news = false
+            if let feedID, state.resets == readAt, state.feedID != feedID {
+                state.feedID = feedID
+                news = true
+            }
+            if state.newestID.map({ $0 < newest }) ?? true {
+                state.newestID = newest
+                news = true
+            }
+            if news { state.revision &+= 1 }
         }
     }
 

@@ -1,7 +1,7 @@
 import Synchronization
 
-/// Where every committed insert is reported, ours or another process's: the feed's revision
-/// moves, then whoever observes inserts (the live events) hears of it.
+/// Where every committed insert (and another process's reset) is reported, ours or another
+/// process's: the feed's revision moves, then whoever observes inserts (the live events) hears of it.
 struct InsertReports: Sendable {
     let revision: FeedRevision
     let observers: InsertObservers
@@ -16,6 +16,13 @@ struct InsertReports: Sendable {
     func foreignInserts(upTo newest: Int64?) {
         revision.noteForeignInserts(upTo: newest)
         observers.announce(newest)
+    }
+
+    /// Another process reset the store, or may have: the identity is read again, and observers
+    /// read what is there anew.
+    func foreignReset() {
+        revision.noteForeignReset()
+        observers.announce(nil)
     }
 }
 

@@ -84,11 +84,14 @@ public struct RefreshResult: Sendable, Equatable {
     public let gap: Bool
     /// The session's last successful refresh, as stored.
     public let lastUpdated: Date
+    /// The feed the items belong to (`FeedID`).
+    public let feedID: FeedID
 
-    public init(items: [Item], gap: Bool, lastUpdated: Date) {
+    public init(items: [Item], gap: Bool, lastUpdated: Date, feedID: FeedID) {
         self.items = items
         self.gap = gap
         self.lastUpdated = lastUpdated
+        self.feedID = feedID
     }
 }
 

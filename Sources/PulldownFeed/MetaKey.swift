@@ -3,6 +3,8 @@
 enum MetaKey {
     /// Unix seconds of the newest seeded, added or generated item; drives the demo generator.
     static let lastItemTime = "last_item_time"
+    /// The feed's identity (`FeedID`): 8 random bytes, created with the store, renewed by a reset.
+    static let feedID = "feed_id"
     /// 32 random bytes that sign session tokens.
     static let tokenSecret = "token_secret"
     /// The SHA-256 of the data file the items came from (`--data`), up to the end of the last

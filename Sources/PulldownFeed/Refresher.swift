@@ -31,7 +31,9 @@ struct Refresher: Sendable {
             // turn. Nothing else inserts inside this transaction, so the newest id is read once.
             let generated = try generator.generateIfDue(now: Date(timeIntervalSince1970: now), in: store)
             let newest = try store.maxItemID() ?? 0
-            let results = try requests.map { try apply($0, now: now, newest: newest, in: store) }
+            // As known (no statement), else from the store: a label for the client's next requests.
+            let feedID = try inserts.revision.feedID ?? store.feedIDCreatingIt()
+            let results = try requests.map { try apply($0, now: now, newest: newest, feedID: feedID, in: store) }
             return (results, generated)
         }
         if let generated { inserts.inserted(upTo: generated) }
@@ -40,7 +42,7 @@ struct Refresher: Sendable {
 
     /// One refresh inside an open write transaction, with `newest` the largest item id: read what
     /// is new and stamp the session.
-    private func apply(_ request: RefreshRequest, now: Double, newest: Int64,
+    private func apply(_ request: RefreshRequest, now: Double, newest: Int64, feedID: FeedID,
                        in store: any FeedStoreWriting) throws -> RefreshResult {
         let old = try store.session(request.session)
         let baseline = request.after ?? old?.lastSeenID ?? 0
@@ -53,6 +55,6 @@ struct Refresher: Sendable {
         try store.saveSession(request.session, SessionRecord(lastUpdated: lastUpdated, lastSeenID: lastSeen,
                                                              refreshCount: (old?.refreshCount ?? 0) + 1, lastActive: now))
         return RefreshResult(items: items, gap: rows.count > request.limit,
-                             lastUpdated: Date(timeIntervalSince1970: lastUpdated))
+                             lastUpdated: Date(timeIntervalSince1970: lastUpdated), feedID: feedID)
     }
 }

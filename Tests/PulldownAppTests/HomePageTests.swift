@@ -53,7 +53,8 @@ final class HomePageTests: XCTestCase {
     }
 
     func testTheNewestPageIsWrittenAtTheMarker() throws {
-        let (home, _) = try home(try feed(items: 3))
+        let feed = try feed(items: 3)
+        let (home, _) = try home(feed)
         let response = try get(home)
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(response.headers["Content-Type"], "text/html; charset=utf-8")
@@ -63,7 +64,7 @@ final class HomePageTests: XCTestCase {
         XCTAssertTrue(html.contains(#"<div id=feed><div class="day-head""#))
         XCTAssertTrue(html.contains(">item 3</h2>") && html.contains(">item 2</h2>"))
         XCTAssertFalse(html.contains(">item 1</h2>"), "one page of --page-size items")
-        XCTAssertTrue(html.contains(#""limit":2,"hasMore":true}</script></div>"#))
+        XCTAssertTrue(html.contains(#""limit":2,"hasMore":true,"feed":"\#(try feed.feedID())"}</script></div>"#), "the feed its cursors belong to")
         XCTAssertTrue(html.hasSuffix(String(repeating: "<p>row</p>", count: 30)))
     }
 
@@ -116,9 +117,11 @@ final class HomePageTests: XCTestCase {
     }
 
     func testAnEmptyFeedIsAnEmptyFeedWithItsData() throws {
-        let (home, _) = try home(try feed(items: 0))
+        let feed = try feed(items: 0)
+        let (home, _) = try home(feed)
         let html = text(try get(home))
-        XCTAssertTrue(html.contains(#"<div id=feed><script type="application/json" id="first-page">{"limit":2,"hasMore":false}</script></div>"#))
+        XCTAssertTrue(html.contains(#"<div id=feed><script type="application/json" id="first-page">{"limit":2,"hasMore":false,"#
+                                    + #""feed":"\#(try feed.feedID())"}</script></div>"#))
         XCTAssertFalse(html.contains("<article"))
     }
 

@@ -4,27 +4,30 @@ import XCTest
 @testable import PulldownApp
 
 final class NextLinkTests: XCTestCase {
+    private let feed = FeedID("0123456789abcdef")!
+
+    /// Every link names the feed its cursor came from.
     func testTheNewestPageLinksToTheItemsBeforeItsOldest() {
-        let link = API.nextLink(page: testPage([50, 49, 48], hasMore: true), limit: 3)
-        XCTAssertEqual(link, #"</api/items?limit=3&before=48>; rel="next""#)
+        let link = API.nextLink(page: testPage([50, 49, 48], hasMore: true), limit: 3, feed: feed)
+        XCTAssertEqual(link, #"</api/items?limit=3&before=48&feed=0123456789abcdef>; rel="next""#)
     }
 
     func testABeforePageLinksToTheItemsBeforeItsOldest() {
-        let link = API.nextLink(page: testPage([29, 28], hasMore: true), limit: 2)
-        XCTAssertEqual(link, #"</api/items?limit=2&before=28>; rel="next""#)
+        let link = API.nextLink(page: testPage([29, 28], hasMore: true), limit: 2, feed: feed)
+        XCTAssertEqual(link, #"</api/items?limit=2&before=28&feed=0123456789abcdef>; rel="next""#)
     }
 
     func testAnAfterPageLinksToTheItemsAfterItsNewest() {
-        let link = API.nextLink(page: testPage([15, 14, 13], .newer, hasMore: true), limit: 3)
-        XCTAssertEqual(link, #"</api/items?limit=3&after=15>; rel="next""#)
+        let link = API.nextLink(page: testPage([15, 14, 13], .newer, hasMore: true), limit: 3, feed: feed)
+        XCTAssertEqual(link, #"</api/items?limit=3&after=15&feed=0123456789abcdef>; rel="next""#)
     }
 
     func testTheLastPageHasNoLink() {
-        XCTAssertNil(API.nextLink(page: testPage([2, 1], hasMore: false), limit: 10))
-        XCTAssertNil(API.nextLink(page: testPage([50], .newer, hasMore: false), limit: 10))
+        XCTAssertNil(API.nextLink(page: testPage([2, 1], hasMore: false), limit: 10, feed: feed))
+        XCTAssertNil(API.nextLink(page: testPage([50], .newer, hasMore: false), limit: 10, feed: feed))
     }
 
     func testAnEmptyPageHasNoLinkEvenIfMoreIsClaimed() {
-        XCTAssertNil(API.nextLink(page: testPage([], hasMore: true), limit: 10))
+        XCTAssertNil(API.nextLink(page: testPage([], hasMore: true), limit: 10, feed: feed))
     }
 }

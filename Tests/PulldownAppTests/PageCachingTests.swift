@@ -5,23 +5,42 @@ import XCTest
 
 /// Which pages can never change, and the cache that keeps them.
 final class PageCachingTests: XCTestCase {
+    private static let feed = FeedID("0123456789abcdef")!
+
+    /// A query whose URL names the feed, as the links the server hands out do.
+    private func named(_ cursor: ItemsQuery.Cursor, limit: Int = 2) -> ItemsQuery {
+        ItemsQuery(limit: limit, cursor: cursor, feed: Self.feed)
+    }
+
+    func testOnlyAURLThatNamesItsFeedIsEverImmutable() {
+        // Item ids start again in another store: without the feed, the same URL can name other items.
+        for cursor in [ItemsQuery.Cursor.before(9), .after(3)] {
+            let page = testPage([5, 4], cursor == .after(3) ? .newer : .older, hasMore: true)
+            XCTAssertTrue(PageCaching.isImmutable(named(cursor), page: page, newestID: 9))
+            XCTAssertFalse(PageCaching.isImmutable(ItemsQuery(limit: 2, cursor: cursor), page: page, newestID: 9))
+        }
+        XCTAssertTrue(PageCaching.isItemImmutable(named: Self.feed))
+        XCTAssertFalse(PageCaching.isItemImmutable(named: nil))
+        XCTAssertNil(ImmutablePageCache.Key(ItemsQuery(limit: 2, cursor: .before(9))), "nothing kept without a feed")
+    }
+
     func testTheNewestPageIsNeverImmutable() {
-        let query = ItemsQuery(limit: 2, cursor: .newest)
+        let query = named(.newest)
         XCTAssertFalse(PageCaching.isImmutable(query, page: testPage([9, 8], hasMore: true), newestID: 9))
     }
 
     func testABeforePageIsImmutableOnceEveryIdBelowItsCursorIsCommitted() {
-        let below = ItemsQuery(limit: 2, cursor: .before(9))
+        let below = named(.before(9))
         XCTAssertTrue(PageCaching.isImmutable(below, page: testPage([8, 7], hasMore: true), newestID: 9))
-        XCTAssertTrue(PageCaching.isImmutable(ItemsQuery(limit: 2, cursor: .before(10)), page: testPage([9, 8], hasMore: true), newestID: 9),
+        XCTAssertTrue(PageCaching.isImmutable(named(.before(10)), page: testPage([9, 8], hasMore: true), newestID: 9),
                       "before newest + 1 covers only committed ids")
-        XCTAssertFalse(PageCaching.isImmutable(ItemsQuery(limit: 2, cursor: .before(11)), page: testPage([9, 8], hasMore: true), newestID: 9),
+        XCTAssertFalse(PageCaching.isImmutable(named(.before(11)), page: testPage([9, 8], hasMore: true), newestID: 9),
                        "id 10 may still come, and would belong on this page")
         XCTAssertFalse(PageCaching.isImmutable(below, page: testPage([], hasMore: false), newestID: nil), "an empty feed")
     }
 
     func testAnAfterPageIsImmutableOnlyWhenFullAndNewerItemsExist() {
-        let query = ItemsQuery(limit: 2, cursor: .after(3))
+        let query = named(.after(3))
         XCTAssertTrue(PageCaching.isImmutable(query, page: testPage([5, 4], .newer, hasMore: true), newestID: 9))
         XCTAssertFalse(PageCaching.isImmutable(query, page: testPage([5, 4], .newer, hasMore: false), newestID: 5),
                        "hasMore turns true with the next insert")

@@ -4,7 +4,7 @@ import XCTest
 import PulldownTesting
 
 /// Entries held in memory, handed out as a data file's would be.
-private final class ListedEntries: ImportSource {
+final class ListedEntries: ImportSource {
     let entries: [ImportedItem]
     let mark: DataSourceMark
 

@@ -31,9 +31,10 @@ def test_before_returns_the_items_older_than_the_id_exclusive(server):
 
 def test_a_page_with_more_has_a_link_to_the_next_page_exactly_as_specified(server):
     reply = get(server, "/api/items")
-    assert reply.header_all("Link") == ['</api/items?limit=10&before=41>; rel="next"']
+    feed = reply.json()["feed"]
+    assert reply.header_all("Link") == [f'</api/items?limit=10&before=41&feed={feed}>; rel="next"']
     reply = get(server, "/api/items?limit=7&before=30")
-    assert reply.header_all("Link") == ['</api/items?limit=7&before=23>; rel="next"']
+    assert reply.header_all("Link") == [f'</api/items?limit=7&before=23&feed={feed}>; rel="next"']
 
 
 def test_the_last_page_has_no_link_and_has_more_false(server):
@@ -72,12 +73,13 @@ def test_after_near_the_top_has_no_more_and_no_link(server):
     assert reply.header("Link") is None
     reply = get(server, "/api/items?after=47&limit=5")
     assert ids(reply.json()["items"]) == [50, 49, 48]
-    assert get(server, "/api/items?after=50").json() == {"items": [], "limit": 10, "hasMore": False}
+    page = get(server, "/api/items?after=50").json()
+    assert page == {"items": [], "limit": 10, "hasMore": False, "feed": page["feed"]}
 
 
 def test_after_with_more_links_to_the_next_newer_batch(server):
     reply = get(server, "/api/items?after=10&limit=5")
-    assert reply.header_all("Link") == ['</api/items?limit=5&after=15>; rel="next"']
+    assert reply.header_all("Link") == [f'</api/items?limit=5&after=15&feed={reply.json()["feed"]}>; rel="next"']
 
 
 def test_after_0_is_the_oldest_items(server):
@@ -214,5 +216,5 @@ def test_a_new_item_changes_the_etag(server):
 def test_an_empty_feed_has_an_empty_page(start_server):
     server = start_server(seed="0")
     reply = get(server, "/api/items")
-    assert reply.json() == {"items": [], "limit": 10, "hasMore": False}
+    assert reply.json() == {"items": [], "limit": 10, "hasMore": False, "feed": reply.json()["feed"]}
     assert reply.header("Link") is None

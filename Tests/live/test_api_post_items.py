@@ -22,7 +22,7 @@ def test_a_new_item_is_201_with_location_and_the_item(server):
     assert item["body"] == "Line\nnext"
     assert item["author"] == "Ana"
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", item["createdAt"])
-    assert reply.header("Location") == "/api/items/51"
+    assert reply.header("Location") == f"/api/items/51?feed={get(server, '/api/items').json()['feed']}"
 
 
 def test_get_of_the_location_returns_the_item(server):

@@ -1,5 +1,6 @@
 """--data FILE: the user's own items from a JSON array, an object with `items`, or NDJSON, in one
 transaction; the store remembers the file; every bad file is one clear line and changes nothing."""
+import hashlib
 import json
 
 import pytest
@@ -123,9 +124,25 @@ def test_relative_pictures_are_served_from_the_files_folder_under_one_route(star
         assert reply.header("Cache-Control") == "max-age=31536000, immutable"
         assert body is None or reply.body == body
         assert get(server, url, headers={"If-None-Match": reply.header("ETag")}).status == 304
-    for probe in ["/media/data/..%2Foutside.svg", "/media/data/%2e%2e%2foutside.svg", "/media/data/notes.txt",
-                  "/media/data/0-ana.svg/..", "/media/data/"]:
+    # Named by content: the first 16 hex digits of the SHA-256, then the path inside the folder.
+    svg, text = (hashlib.sha256(data).hexdigest()[:16] for data in (SVG, b"text"))
+    assert item["avatar"] == f"/media/data/{svg}/ana.svg"
+    assert item["image"]["url"].endswith("/sub%2Fpier.png")
+    for probe in [f"/media/data/{svg}/..%2Foutside.svg", f"/media/data/{svg}/%2e%2e%2foutside.svg",
+                  f"/media/data/{svg}/link.svg", f"/media/data/{text}/notes.txt", f"/media/data/{'0' * 16}/ana.svg",
+                  "/media/data/ana.svg", f"/media/data/{svg}/ana.svg/..", "/media/data/"]:
         assert get(server, probe).status == 404, probe
+
+
+def test_a_picture_changed_since_the_feed_named_it_is_gone_never_other_bytes(start_server, tmp_path):
+    # Its URL was promised immutable: the new bytes get a new name, the old name nothing.
+    folder = picture_folder(tmp_path)
+    path = write(folder, "posts.json", json.dumps([{"title": "t", "avatar": "ana.svg"}]))
+    server = start_server("--data", str(path))
+    url = get(server, "/api/items").json()["items"][0]["avatar"]
+    assert get(server, url).body == SVG
+    (folder / "ana.svg").write_bytes(SVG.replace(b'width="4"', b'width="5"'))
+    assert get(server, url).status == 404
 
 
 @pytest.mark.parametrize("relative", ["../outside.svg", "link.svg", "%2e%2e/outside.svg", "sub/../../outside.svg",

@@ -8,6 +8,7 @@ sessions keep the feed's promises.
 """
 import datetime
 import re
+import urllib.parse
 
 from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test
@@ -35,6 +36,7 @@ class FeedMachine(RuleBasedStateMachine):
     @initialize()
     def read_the_feed(self):
         self.ids = sorted(all_item_ids(self.server), reverse=True)
+        self.feed = http_json(self.server, "GET", "/api/items?limit=1")[2]["feed"]
         assert len(self.ids) == len(set(self.ids))
         self.sessions = []  # dicts: token, lastSeen, lastUpdated, refreshCount
 
@@ -46,7 +48,8 @@ class FeedMachine(RuleBasedStateMachine):
             status, headers, item = http_json(self.server, "POST", "/api/items", {"title": title, "author": "prop"})
             assert status == 201, (status, item)
             assert not self.ids or item["id"] > self.ids[0], "ids only grow"
-            assert headers["location"] == f"/api/items/{item['id']}"
+            location = urllib.parse.urlsplit(headers["location"])
+            assert (location.path, location.query) == (f"/api/items/{item['id']}", f"feed={self.feed}")
             self.ids.insert(0, item["id"])
 
     @rule(which=st.integers(0, 3), after=st.one_of(st.none(), st.integers(0, 10**6)), pick=st.booleans(),

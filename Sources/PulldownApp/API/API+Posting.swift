@@ -17,9 +17,10 @@ extension API {
         feed.addItem(new) { result in
             responder.send(Self.answer {
                 let item = try result.get()
-                // The answer to this one post: the item itself is cached at its Location.
+                // The answer to this one post: the item itself may be cached at its Location.
                 var response = HTTPResponse.json(ResponseJSON.item(item), status: 201)
-                response.headers.add("Location", "/api/items/\(item.id)")
+                // In the feed as known: a label only, checked when it is asked for.
+                response.headers.add("Location", "/api/items/\(item.id)?feed=\(try feed.feedID())")
                 response.headers.add("Cache-Control", "no-store")
                 return response
             })

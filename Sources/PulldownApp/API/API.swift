@@ -16,7 +16,7 @@ struct API: Sendable {
     func addRoutes(to router: inout Router, openAPI: HTTPResponse) {
         router.add("GET", "/api/items", answeringLater: { request, responder in self.items(request, responder) })
         router.add("POST", "/api/items", answeringLater: { request, responder in self.addItem(request, responder) })
-        router.get("/api/items/{id}") { request in self.item(request) }
+        router.add("GET", "/api/items/{id}", answeringLater: { request, responder in self.item(request, responder) })
         router.add("POST", "/api/refresh", answeringLater: { request, responder in self.refresh(request, responder) })
         router.get("/api/session") { request in self.session(request) }
         router.get("/api/openapi.json") { request in openAPI.conditional(for: request) }

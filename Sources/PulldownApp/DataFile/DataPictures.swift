@@ -1,30 +1,28 @@
 import CJansson
 import Foundation
+import Hashing
 import Synchronization
 
 /// Pictures a data file names by a relative path (`"avatar": "ana.png"`), resolved against the
-/// file's folder and served under `routePrefix` by a name of their own. Only files the data file
-/// names are in the table, each checked to lie inside the folder once symlinks are followed, so no
-/// request can reach anything else. Shared: entries `--watch` adds may name more pictures.
+/// file's folder and served under `routePrefix`, named by their content:
+/// `/media/data/<digest>/<path>`, the first 16 hex digits of the file's SHA-256 when the data
+/// file named it, then its path inside the folder as one percent-encoded segment. So a URL is
+/// `immutable` for good: it answers those bytes from any store, after any restart or reset, or
+/// nothing (404) once the file changed; and nothing need be remembered to serve it. A request
+/// reaches only a picture file inside the folder once symlinks are followed, and only with its
+/// digest. Shared: entries `--watch` adds may name more pictures.
 final class DataPictures: Sendable {
     static let routePrefix = "/media/data/"
     static let contentTypes = ["png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif",
                                "webp": "image/webp", "avif": "image/avif", "svg": "image/svg+xml"]
     static let reason = "must be a picture file (png, jpg, gif, webp, avif, svg) inside the data file's folder"
 
-    private struct Table {
-        /// Served name → the file's real path.
-        var files: [String: String] = [:]
-        var names: [String: String] = [:]
-        /// Relative path as written → served URL: a file names the same few pictures over and
-        /// over, and each is resolved (a realpath and a stat) once.
-        var resolved: [String: String] = [:]
-    }
-    private let table = Mutex(Table())
+    /// Relative path as written → served URL: a file names the same few pictures over and over,
+    /// and each is resolved (a realpath, a stat and a digest) once.
+    private let resolved = Mutex<[String: String]>([:])
     private let folder: String?
-
-    /// Served name → the file's real path.
-    var files: [String: String] { table.withLock { $0.files } }
+    /// Hex digits of the SHA-256 in a served name.
+    static let digestLength = 16
 
     init(dataFile path: String) {
         folder = (realpath(path, nil)).map { resolved in
@@ -41,30 +39,46 @@ final class DataPictures: Sendable {
     /// The served URL of the picture at `relative`, nil when it leaves the folder, is missing, or
     /// is not a picture.
     func url(for relative: String) -> String? {
-        if let known = table.withLock({ $0.resolved[relative] }) { return known }
-        guard let served = resolve(relative) else { return nil }
-        table.withLock { $0.resolved[relative] = served }
+        if let known = resolved.withLock({ $0[relative] }) { return known }
+        guard let (real, bytes) = file(at: relative) else { return nil }
+        let inside = String(real.dropFirst(folder!.utf8.count + 1))
+        let served = Self.routePrefix + Self.digest(of: bytes) + "/" + Self.percentEncoded(inside)
+        resolved.withLock { $0[relative] = served }
         return served
     }
 
-    private func resolve(_ relative: String) -> String? {
+    /// The picture a served name names (its digest, and its path inside the folder, decoded),
+    /// nil when there is none or the file changed since: its bytes and media type.
+    func picture(digest: String, path: String) -> (bytes: [UInt8], contentType: String)? {
+        guard let (real, bytes) = file(at: path), Self.digest(of: bytes) == digest,
+              let type = Self.contentType(real) else { return nil }
+        return (bytes, type)
+    }
+
+    /// The real path and bytes of the picture file at `relative` inside the folder; nil when it
+    /// leaves the folder, is missing, or is not a picture.
+    private func file(at relative: String) -> (real: String, bytes: [UInt8])? {
         guard let folder, !relative.contains("\0") else { return nil }
         guard let resolved = realpath(folder + "/" + relative, nil) else { return nil }
         let real = String(cString: resolved)
         free(resolved)
         var status = stat()
         guard real.hasPrefix(folder + "/"), stat(real, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
-              Self.contentType(real) != nil else { return nil }
-        let base = (real as NSString).lastPathComponent.unicodeScalars
-            .map { $0.properties.isAlphabetic && $0.isASCII || ("0"..."9").contains($0) || $0 == "." || $0 == "-" ? String($0) : "_" }
-            .joined()
-        return table.withLock { table in
-            if let name = table.names[real] { return Self.routePrefix + name }
-            let name = "\(table.files.count)-\(base)"
-            table.files[name] = real
-            table.names[real] = name
-            return Self.routePrefix + name
-        }
+              Self.contentType(real) != nil, let data = FileManager.default.contents(atPath: real) else { return nil }
+        return (real, Array(data))
+    }
+
+    private static func digest(of bytes: [UInt8]) -> String {
+        String(ContentHash.digest(of: bytes).map { String(format: "%02x", $0) }.joined().prefix(digestLength))
+    }
+
+    /// Every byte but letters, digits and `.-_~` as `%XX`, `/` included: one path segment.
+    private static func percentEncoded(_ text: String) -> String {
+        text.utf8.map { byte in
+            let scalar = Unicode.Scalar(byte)
+            return byte < 0x80 && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || ".-_~".unicodeScalars.contains(scalar))
+                ? String(scalar) : String(format: "%%%02X", byte)
+        }.joined()
     }
 
     static func contentType(_ path: String) -> String? {

@@ -9,12 +9,12 @@ struct PictureRoutes: Sendable {
     let dataPictures: DataPictures
 
     func addRoutes(to router: inout Router) {
-        router.get(DataPictures.routePrefix + "{name}") { [dataPictures] request in
-            guard let name = request.pathParameters["name"], let path = dataPictures.files[name],
-                  let type = DataPictures.contentType(path), let data = FileManager.default.contents(atPath: path) else {
+        router.get(DataPictures.routePrefix + "{digest}/{path}") { [dataPictures] request in
+            guard let digest = request.pathParameters["digest"], let path = request.pathParameters["path"],
+                  let picture = dataPictures.picture(digest: digest, path: path) else {
                 return Problem.notFound("There is no picture at \(request.path).").response
             }
-            return Self.immutable(Array(data), contentType: type, for: request)
+            return Self.immutable(picture.bytes, contentType: picture.contentType, for: request)
         }
         router.get(DemoPictures.routePrefix + "{name}") { request in
             guard let name = request.pathParameters["name"], let picture = DemoPictureDrawing.picture(named: name) else {

@@ -22,6 +22,9 @@ protocol FeedStore: AnyObject, Sendable {
     /// after a lost connection) and cached facts must be read again. Never called for inserts
     /// made through this store object; may be called on any thread.
     func observeForeignInserts(_ handler: @escaping @Sendable (Int64?) -> Void)
+    /// Calls `handler` after someone else reset the store (`FeedStoreWriting.resetFeed(to:)`),
+    /// or may have (notifications were lost). Never for our own resets; on any thread.
+    func observeForeignResets(_ handler: @escaping @Sendable () -> Void)
     /// Gives disk space back after a large write, where the store has such a notion.
     func compact()
     /// True when other processes may write the same data (PostgreSQL): cached facts are then
@@ -32,6 +35,7 @@ protocol FeedStore: AnyObject, Sendable {
 
 extension FeedStore {
     func compact() {}
+    func observeForeignResets(_ handler: @escaping @Sendable () -> Void) {}
     var isShared: Bool { false }
 }
 
@@ -45,6 +49,8 @@ protocol FeedStoreReading {
     func oldestItems(after cursor: Int64, limit: Int) throws -> [Item]
     /// The largest stored item id, nil when there are no items.
     func maxItemID() throws -> Int64?
+    /// The largest stored item id and the feed's identity, as one answer (a shared store's check).
+    func newestAndFeedID() throws -> (newest: Int64?, feedID: FeedID?)
     /// How many items are stored (a scan: for start-up messages, not for requests).
     func itemCount() throws -> Int64
     /// The stored session, nil when it never refreshed (or expired).
@@ -67,8 +73,9 @@ protocol FeedStoreWriting: FeedStoreReading {
     /// Inserts `count` items made by `make(0..<count)`, with consecutive ids above every id ever
     /// handed out, in that order; returns the last id (nil when `count` is 0).
     func insertItems(count: Int, _ make: (Int) -> ItemDraft) throws -> Int64?
-    /// Deletes every item and session (`--reset`); ids handed out stay handed out.
-    func deleteItemsAndSessions() throws
+    /// Deletes every item and session and gives the feed the identity `id`: the one way a store
+    /// is reset (see `Feed.write(resetting:_:)`); ids handed out stay handed out.
+    func resetFeed(to id: FeedID) throws
     /// Creates or replaces the session's row.
     func saveSession(_ id: SessionID, _ record: SessionRecord) throws
     /// Deletes sessions with `lastActive` < `cutoff`; returns how many.
@@ -79,4 +86,10 @@ protocol FeedStoreWriting: FeedStoreReading {
     func setMeta(_ key: String, bytes value: [UInt8]) throws
     /// Stores `value` under `key` only if the key has no value yet.
     func insertMetaIfAbsent(_ key: String, bytes value: [UInt8]) throws
+}
+
+extension FeedStoreReading {
+    func newestAndFeedID() throws -> (newest: Int64?, feedID: FeedID?) {
+        (try maxItemID(), try storedFeedID())
+    }
 }

@@ -4,6 +4,9 @@ final class PGTransaction: FeedStoreWriting, KeysetItemReading {
     /// The largest id inserted in this transaction.
     private(set) var insertedUpTo: Int64?
 
+    /// Whether this transaction reset the feed (`resetFeed(to:)`).
+    private(set) var didResetFeed = false
+
     /// Whether this transaction holds the insert lock.
     private var holdsInsertLock = false
 
@@ -40,6 +43,13 @@ final class PGTransaction: FeedStoreWriting, KeysetItemReading {
     func fetchItems(_ sql: String, cursor: Int64, limit: Int) throws -> [Item] {
         let result = try connection.query(sql, [.int(cursor), .int(Int64(limit))])
         return (0..<result.rowCount).map { Item(row: PGRow(result: result, index: $0)) }
+    }
+
+    /// One statement, so a shared store's check costs one round trip.
+    func newestAndFeedID() throws -> (newest: Int64?, feedID: FeedID?) {
+        let result = try connection.query("SELECT (SELECT max(id) FROM items), (SELECT bytes FROM meta WHERE key = $1::text)",
+                                          [.text(MetaKey.feedID)])
+        return (result.isNull(0, 0) ? nil : result.int64(0, 0), result.isNull(0, 1) ? nil : FeedID(bytes: result.bytes(0, 1)))
     }
 
     func maxItemID() throws -> Int64? {
@@ -91,8 +101,10 @@ final class PGTransaction: FeedStoreWriting, KeysetItemReading {
         return last
     }
 
-    func deleteItemsAndSessions() throws {
+    func resetFeed(to id: FeedID) throws {
         try connection.execute("DELETE FROM items; DELETE FROM sessions")
+        try setMeta(MetaKey.feedID, bytes: id.bytes)
+        didResetFeed = true
     }
 
     // MARK: Sessions

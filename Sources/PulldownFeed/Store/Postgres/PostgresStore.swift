@@ -43,6 +43,8 @@ final class PostgresStore: FeedStore {
     static let runningLockKey: Int64 = 0x7075_6C6C_6B6E_6F62
     static let itemsChannel = "pulldown_items"
     static let demoKnobsChannel = "pulldown_demo_knobs"
+    /// A reset: the feed has a new identity (`FeedID`).
+    static let feedChannel = "pulldown_feed"
 
     /// Connects, creates or upgrades the schema, and starts listening for other processes' inserts.
     ///
@@ -57,7 +59,7 @@ final class PostgresStore: FeedStore {
             try PostgresSchema.migrate(first)
             self.location = settings.location
             self.pool = PGPool(settings: settings, first: first)
-            self.listener = try PGListener(settings: settings, channels: [Self.itemsChannel, Self.demoKnobsChannel],
+            self.listener = try PGListener(settings: settings, channels: [Self.itemsChannel, Self.demoKnobsChannel, Self.feedChannel],
                                            instance: instance)
         } catch {
             throw StoreError.opening(error, at: PGSettings.masked(url))
@@ -85,6 +87,9 @@ final class PostgresStore: FeedStore {
             let result = try body(transaction)
             if let newest = transaction.insertedUpTo {
                 try notify(Self.itemsChannel, newest, on: connection)
+            }
+            if transaction.didResetFeed {
+                try notify(Self.feedChannel, 0, on: connection)
             }
             return result
         }
@@ -133,6 +138,10 @@ final class PostgresStore: FeedStore {
 
     func observeForeignInserts(_ handler: @escaping @Sendable (Int64?) -> Void) {
         observe(Self.itemsChannel, handler)
+    }
+
+    func observeForeignResets(_ handler: @escaping @Sendable () -> Void) {
+        observe(Self.feedChannel) { _ in handler() }
     }
 
     /// Runs SQL text on a pooled connection; for tests and maintenance.

@@ -57,8 +57,9 @@ struct SQLiteTransaction: FeedStoreWriting, KeysetItemReading {
         return lastID
     }
 
-    func deleteItemsAndSessions() throws {
+    func resetFeed(to id: FeedID) throws {
         try connection.execute("DELETE FROM items; DELETE FROM sessions")
+        try setMeta(MetaKey.feedID, bytes: id.bytes)
     }
 
     // MARK: Sessions
