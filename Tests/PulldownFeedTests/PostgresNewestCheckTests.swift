@@ -106,6 +106,26 @@ final class PostgresNewestCheckTests: XCTestCase {
         return (a, counting, NewestPage(feed: makeFeed(store: counting, newItemsEvery: 0)))
     }
 
+    func testAResetOnAnotherInstanceIsSeenByTheNextCheckWithoutItsNotification() throws {
+        let (a, _, newestPage) = try twoInstances()
+        let b = newestPage.feed
+        let old = try b.feedID()
+        XCTAssertEqual(old, try a.feedID())
+        try a.write(resetting: true) { _ in }
+        // B hears nothing (its store is deaf), and knows the old identity still...
+        XCTAssertEqual(b.revision.feedID, old)
+        // ...but a request that waits for the check is told what the store says now.
+        let state = Mutex<FeedState?>(nil)
+        let answered = DispatchSemaphore(value: 0)
+        b.withCurrentState { result in
+            state.withLock { $0 = try? result.get() }
+            answered.signal()
+        }
+        XCTAssertEqual(answered.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(state.withLock { $0?.id }, try a.feedID())
+        XCTAssertNotEqual(try a.feedID(), old)
+    }
+
     func testNewestPagesOnOneInstanceNeverMissAnItemAnotherAcknowledgedBeforeTheyWereAsked() throws {
         let (a, counting, newestPage) = try twoInstances()
         let readsBefore = counting.newestReads.withLock { $0 }
