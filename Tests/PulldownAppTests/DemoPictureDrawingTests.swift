@@ -1,4 +1,5 @@
 import Foundation
+import Hashing
 import PulldownFeed
 import XCTest
 @testable import PulldownApp
@@ -44,5 +45,43 @@ final class DemoPictureDrawingTests: XCTestCase {
                      "../image-4.png", "image-4", "avatar-.svg", ".png"] {
             XCTAssertNil(DemoPictureDrawing.picture(named: name), name)
         }
+    }
+}
+
+/// A demo picture's URL is promised `immutable`: the bytes under a name may never change, in this
+/// program or the next, on this machine or another (a change of Debian's zlib would show here).
+/// A picture drawn differently needs a new name (`DemoPictures.routePrefix` or its file name);
+/// an old name may stop answering (404), never answer other bytes. Then pin the new names here.
+final class DemoPictureNamesTests: XCTestCase {
+    /// The first 16 hex digits of each picture's SHA-256.
+    static let pinned: [String: String] = [
+        "avatar-0.svg": "ed0769be9e430fc0", "avatar-1.svg": "ac07973502ecf009", "avatar-2.svg": "440ba738f0fef42e",
+        "avatar-3.svg": "f711489651bfc9a6", "avatar-4.svg": "f05f3ae1ea723cb4", "avatar-5.svg": "7dafef40c9ef8f2d",
+        "avatar-6.svg": "b610431c358ce43e", "avatar-7.svg": "c021ed126999fefb", "avatar-8.svg": "ca56713f8bad2360",
+        "avatar-9.svg": "2574df6e743e5a38", "avatar-10.svg": "6ee7713d08ec06cb", "avatar-11.svg": "590874bbc54672d5",
+        "avatar-12.svg": "d040c8bb4caeb4d8", "avatar-13.svg": "ca3f023ac8274ce9", "avatar-14.svg": "2b2a08ff34ad2eed",
+        "avatar-15.svg": "96fc6b8a900b6c40", "avatar-16.svg": "8f5da9f9580cc533", "avatar-17.svg": "afec292ec5ca1e64",
+        "avatar-18.svg": "7786a36140c4eb9d", "avatar-19.svg": "c1509cb6887ec276", "avatar-20.svg": "2647c7bc1c06e059",
+        "avatar-21.svg": "478de602da2a62cc", "avatar-22.svg": "cf46eef6ba896f12", "avatar-23.svg": "d584bbe03fd34440",
+        "avatar-24.svg": "7d8e8f6e85e908e8", "avatar-25.svg": "32a48507ba62dec6", "avatar-26.svg": "32cbfdca3cfdd726",
+        "avatar-27.svg": "38470e36f76d3093", "avatar-28.svg": "2dbd0a2cd8816756", "avatar-29.svg": "10cb55aca0c2dc66",
+        "avatar-30.svg": "dcaeab6774486596", "avatar-31.svg": "2c0df8853939d062", "image-1.png": "7b1f3e1ce6765c8a",
+        "image-4.png": "f5e70c13115e3ae1", "image-7.png": "c1bbe510d7672246", "image-11.png": "23c0529e095fcad8",
+        "image-14.png": "ced8b192acf8609f", "image-17.png": "986964ec59953544", "image-21.png": "de0a379945d13ddb",
+        "image-24.png": "6a3aa6822efd5ea9", "image-27.png": "fd8ef7e7ee556a1f", "image-101.png": "2b523a3d41f50f3b",
+        "image-1004.png": "3840fb2222b5b5af", "image-123457.png": "c3ea56b0767a5d88",
+    ]
+
+    func testEveryPinnedNameAnswersItsBytesOrNothing() throws {
+        var drawn: [String: String] = [:]
+        let names = (0..<40).map { "avatar-\($0).svg" } + [1, 4, 7, 11, 14, 17, 21, 24, 27, 101, 1_004, 123_457].map { "image-\($0).png" }
+        for name in names {
+            guard let picture = DemoPictureDrawing.picture(named: name), let body = picture.body else { continue }
+            drawn[name] = String(ContentHash.digest(of: body).map { String(format: "%02x", $0) }.joined().prefix(16))
+        }
+        for (name, digest) in Self.pinned {
+            XCTAssertTrue(drawn[name] == nil || drawn[name] == digest, "\(name) answers other bytes under its name")
+        }
+        XCTAssertGreaterThanOrEqual(Self.pinned.count, 40)
     }
 }

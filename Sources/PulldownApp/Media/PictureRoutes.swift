@@ -4,7 +4,9 @@ import PulldownHTTP
 
 /// The pictures Pulldown serves itself: the demo's (`DemoPictureDrawing`) under
 /// `DemoPictures.routePrefix`, and the data file's (`DataPictures`) under its prefix. A picture at
-/// a name never changes, so it is cached for good.
+/// a name never changes, in any store or program version, so it is cached for good: a data
+/// file's picture is named by its content, and a demo picture's bytes are pinned by
+/// `DemoPictureNamesTests` (drawn differently, it needs a new name).
 struct PictureRoutes: Sendable {
     let dataPictures: DataPictures
 
