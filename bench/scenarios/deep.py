@@ -3,7 +3,7 @@ costs at the newest end.
 
 The newest page itself is answered from memory, so it is shown for reference; the floor compares
 the deep page with `before=<newest id + 1>`, the same rows as the newest page read through the
-same query.
+same query. Both name the feed, as the links the server hands out do, so both can be immutable.
 """
 from load import alternate
 from pulldownkit.client import get
@@ -14,11 +14,12 @@ from servers import start_pulldown
 def run(bench):
     server = start_pulldown(bench.tmp, bench.copy_store(1_000_000, "deep.sqlite"))
     try:
-        newest_id = get(server, "/api/items?limit=1", timeout=30).json()["items"][0]["id"]
+        newest = get(server, "/api/items?limit=1", timeout=30).json()
+        newest_id, feed = newest["items"][0]["id"], newest["feed"]
         base = f"http://127.0.0.1:{server.port}/api/items?limit=20"
         results = alternate([("newest", base, {}),
-                             ("newest-query", f"{base}&before={newest_id + 1}", {}),
-                             ("deep", f"{base}&before=200", {})],
+                             ("newest-query", f"{base}&before={newest_id + 1}&feed={feed}", {}),
+                             ("deep", f"{base}&before=200&feed={feed}", {})],
                             bench.rounds, bench.seconds)
         rss = server.rss_mb()
     finally:
