@@ -20,3 +20,7 @@ static inline int
 pulldown_accept(int fd, struct sockaddr *address, socklen_t *length) {
     return accept4(fd, address, length, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }
+
+// On a TLS port, ProtocolSniffer waits with epoll for each new connection's first byte before
+// handing it to the TLS daemon or the cleartext one. Swift's Glibc module leaves epoll out.
+#include <sys/epoll.h>

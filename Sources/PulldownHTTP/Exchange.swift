@@ -17,6 +17,7 @@ final class Exchange: @unchecked Sendable {
     let startedAt: ContinuousClock.Instant?
     let connection: Connection
     private let server: ServerCore
+    private let daemon: DaemonContext
     private let state = Mutex(ExchangeState<HTTPResponse>())
 
     /// The method and headers, once the head is read.
@@ -30,11 +31,12 @@ final class Exchange: @unchecked Sendable {
     private var fixedBodyBytes = 0
     private var stream: ResponseStream?
 
-    init(connection: OpaquePointer, rawTarget: String, server: ServerCore) {
+    init(connection: OpaquePointer, rawTarget: String, daemon: DaemonContext) {
         self.rawTarget = rawTarget
-        self.startedAt = server.configuration.accessLog ? ContinuousClock.now : nil
+        self.startedAt = daemon.core.configuration.accessLog ? ContinuousClock.now : nil
         self.connection = Connection(pointer: connection)
-        self.server = server
+        self.server = daemon.core
+        self.daemon = daemon
     }
 
     // MARK: Events from the C callbacks, on the connection's thread
@@ -100,7 +102,8 @@ final class Exchange: @unchecked Sendable {
     private func handle(body: [UInt8]) {
         switch RequestTarget.parse(rawTarget) {
         case .success(let target):
-            server.handler(HTTPRequest(method: method, target: target, headers: headers, body: body), Responder(self))
+            daemon.handler(HTTPRequest(method: method, target: target, headers: headers, body: body, isTLS: daemon.isTLS),
+                           Responder(self))
         case .failure(let failure):
             complete(with: Problem.badRequest("The request target is malformed (\(failure)).").response)
         }

@@ -12,10 +12,10 @@ let keepEscapes: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, Unsaf
 /// Called once the request line is read, before any header: creates the exchange.
 let requestBegan: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { context, uri, connection in
     guard let context, let connection else { return nil }
-    let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
-    core.inFlight.add(1, ordering: .relaxed)
+    let daemon = Unmanaged<DaemonContext>.fromOpaque(context).takeUnretainedValue()
+    daemon.core.inFlight.add(1, ordering: .relaxed)
     let target = uri.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) } ?? ""
-    let exchange = Exchange(connection: connection, rawTarget: target, server: core)
+    let exchange = Exchange(connection: connection, rawTarget: target, daemon: daemon)
     return Unmanaged.passRetained(exchange).toOpaque()
 }
 
@@ -24,7 +24,7 @@ let requestEnded: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, Unsa
     if let connection { ReadDeadlines.startReading(connection) }
     guard let context, let slot, let pointer = slot.pointee else { return }
     slot.pointee = nil
-    let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
+    let core = Unmanaged<DaemonContext>.fromOpaque(context).takeUnretainedValue().core
     let exchange = Unmanaged<Exchange>.fromOpaque(pointer).takeRetainedValue()
     core.inFlight.subtract(1, ordering: .relaxed)
     if let startedAt = exchange.startedAt {
@@ -40,7 +40,7 @@ let requestEnded: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, Unsa
 /// and frees the closed connection's slot in the accept loop.
 let connectionChanged: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_ConnectionNotificationCode) -> Void = { context, connection, slot, code in
     guard let context, let connection, let slot else { return }
-    let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
+    let core = Unmanaged<DaemonContext>.fromOpaque(context).takeUnretainedValue().core
     switch code {
     case .CONNECTION_NOTIFY_STARTED:
         core.deadlines?.opened(connection, context: slot)
