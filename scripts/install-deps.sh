@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-want=(pkg-config libmicrohttpd-dev libsqlite3-dev zlib1g-dev libdeflate-dev nettle-dev libpq-dev libjansson-dev libqrencode-dev libpng-dev esbuild)
+want=(pkg-config libmicrohttpd-dev libsqlite3-dev zlib1g-dev libdeflate-dev nettle-dev libpq-dev libjansson-dev libqrencode-dev libpng-dev libgnutls28-dev esbuild)
 case "${1:-build}" in
   build) ;;
   # postgresql: a throwaway cluster (scripts/postgres.sh) for the PostgreSQL store's tests.
