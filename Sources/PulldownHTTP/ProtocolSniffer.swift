@@ -70,19 +70,25 @@ final class ProtocolSniffer: Sendable {
         withUnsafeMutableBytes(of: &peer.address) { target in
             target.copyMemory(from: UnsafeRawBufferPointer(start: address, count: min(Int(length), target.count)))
         }
-        state.withLock { $0.added(socket: socket, peer: peer, now: .now) }
+        let first = state.withLock { $0.added(socket: socket, peer: peer, now: .now) }
         // One report, then the socket is out of the set: it is read once, then handed on.
         var event = epoll_event(events: EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLONESHOT.rawValue,
                                 data: epoll_data_t(fd: socket))
         _ = epoll_ctl(epoll, EPOLL_CTL_ADD, socket, &event)
+        // The thread waits with no deadline when none was set: it must now wait for this one.
+        if first { wake() }
+    }
+
+    private func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)  // a full pipe already wakes the thread
     }
 
     /// Ends the thread and closes every connection still waiting. Call after the accept loop
     /// has stopped, so nothing is added any more.
     func stop() {
         stopping.store(true, ordering: .relaxed)
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        wake()
         finished.wait()
         for socket in state.withLock({ $0.stop() }) { close(socket: socket) }
     }
@@ -93,7 +99,11 @@ final class ProtocolSniffer: Sendable {
             let ready = epoll_wait(epoll, &events, Int32(events.count), waitMilliseconds())
             for event in events.prefix(max(0, Int(ready))) {
                 let socket = event.data.fd
-                if socket == wakeRead { continue }
+                if socket == wakeRead {
+                    var drain = [UInt8](repeating: 0, count: 64)
+                    while read(wakeRead, &drain, drain.count) > 0 {}
+                    continue
+                }
                 var byte: UInt8 = 0
                 let peeked = recv(socket, &byte, 1, Int32(MSG_PEEK))
                 if peeked < 0 && (errno == EAGAIN || errno == EINTR) {

@@ -47,11 +47,17 @@ struct ProtocolSnifferState<Peer> {
         deadlines[deadlinesStart...].first { waiting[$0.socket]?.number == $0.number }?.at
     }
 
-    /// A connection was accepted: it waits for its first byte from `now`.
-    mutating func added(socket: Int32, peer: Peer, now: ContinuousClock.Instant) {
+    /// A connection was accepted: it waits for its first byte from `now`. True when its deadline
+    /// is now the earliest, so a driver waiting without one must wake to wait for it (later
+    /// arrivals end later: one timeout for all).
+    @discardableResult
+    mutating func added(socket: Int32, peer: Peer, now: ContinuousClock.Instant) -> Bool {
+        let hadDeadline = nextDeadline != nil
         arrivals += 1
         waiting[socket] = (arrivals, peer)
-        if let timeout { deadlines.append((socket, arrivals, now + timeout)) }
+        guard let timeout else { return false }
+        deadlines.append((socket, arrivals, now + timeout))
+        return !hadDeadline
     }
 
     /// The socket became readable: `firstByte` is what it sent first (peeked, not read), nil

@@ -41,8 +41,8 @@ final class ProtocolSnifferStateTests: XCTestCase {
 
     func testASilentClientIsClosedWhenItsTimeRunsOutAndNotBefore() {
         var state = ProtocolSnifferState<String>(timeout: .seconds(15))
-        state.added(socket: 7, peer: "a", now: at(0))
-        state.added(socket: 8, peer: "b", now: at(5))
+        XCTAssertTrue(state.added(socket: 7, peer: "a", now: at(0)), "the first deadline: the driver must wait for it")
+        XCTAssertFalse(state.added(socket: 8, peer: "b", now: at(5)), "a later one: the wait stands")
         XCTAssertEqual(state.nextDeadline, at(15))
         XCTAssertEqual(state.expired(now: at(14.9)), [])
         XCTAssertEqual(state.expired(now: at(15)), [7])
@@ -50,6 +50,7 @@ final class ProtocolSnifferStateTests: XCTestCase {
         _ = state.read(socket: 8, firstByte: 22)
         XCTAssertNil(state.nextDeadline, "a socket handed over has no deadline left")
         XCTAssertEqual(state.expired(now: at(100)), [])
+        XCTAssertTrue(state.added(socket: 9, peer: "c", now: at(100)), "none was left: the driver waits without one")
     }
 
     func testASocketNumberUsedAgainKeepsOnlyItsNewDeadline() {
