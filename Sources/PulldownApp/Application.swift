@@ -98,7 +98,7 @@ public final class Application: Sendable {
             live.stop()
             throw error
         }
-        let trust = ca.map { TrustRoutes(ca: $0, files: staticFiles) }
+        let trust = TrustRoutes(ca: ca, files: staticFiles)
         let handler = Self.handler(feed: feed, tokens: tokens, staticFiles: staticFiles, openAPI: openAPI,
                                    live: live, demo: demo, demoSync: demoSync, demoAccess: access,
                                    configuration: configuration, dataPictures: data?.pictures, trust: trust)
@@ -128,8 +128,8 @@ public final class Application: Sendable {
     /// HTTP gets the trust page and redirects; with `--https-port`, a plain one serving everything
     /// on `--port` too, started once the TLS one listens (so the trust page knows its port).
     private static func startServers(_ configuration: ServerConfiguration, handler: @escaping HTTPHandler, ca: LocalCA?,
-                                     trust: TrustRoutes?, httpsPort: UInt16?) throws(HTTPServer.StartError) -> (HTTPServer, HTTPServer?) {
-        guard let ca, let trust else { return (try HTTPServer(configuration: configuration, handler: handler), nil) }
+                                     trust: TrustRoutes, httpsPort: UInt16?) throws(HTTPServer.StartError) -> (HTTPServer, HTTPServer?) {
+        guard let ca else { return (try HTTPServer(configuration: configuration, handler: handler), nil) }
         var secure = configuration
         secure.tls = TLSSetup.identity(ca)
         if let httpsPort { secure.port = httpsPort }
@@ -199,7 +199,7 @@ public final class Application: Sendable {
         EventsEndpoint(live: live).addRoute(to: &router)
         PictureRoutes(dataPictures: dataPictures ?? DataPictures(dataFile: "")).addRoutes(to: &router)
         router.get("/healthz") { _ in api.health() }
-        trust?.addRoutes(to: &router)
+        (trust ?? TrustRoutes(ca: nil, files: staticFiles)).addRoutes(to: &router)
         // Without CORS there is nothing to add to an answer, so answers pass through untouched.
         let corsIfEnabled: [any HTTPMiddleware] = cors.isEnabled ? [cors] : []
         router.scope("/api", middleware: corsIfEnabled + [knobs], notFound: API.notFound)

@@ -14,6 +14,7 @@ from pulldownkit.client import call, get, post
 from pulldownkit.events import Stream
 from pulldownkit.raw import exchange, free_port, read_until_close, status_of
 from pulldownkit.waiting import wait_until
+from test_api_openapi import Contract
 from test_network_banner import banner
 
 needs_openssl = pytest.mark.skipif(not shutil.which("openssl"), reason="openssl is not installed")
@@ -136,6 +137,10 @@ def test_the_trust_page_and_its_downloads_come_over_plain_http_with_their_types(
     assert payload["PayloadContent"] == der
     assert plist["PayloadUUID"] != payload["PayloadUUID"]
     assert get(plain(server), "/trust/pulldown-ca.mobileconfig").body == profile.body, "one root, one profile"
+    contract = Contract(get(server, "/api/openapi.json").json())
+    for path in ["/trust", "/trust/pulldown-ca.pem", "/trust/pulldown-ca.crt", "/trust/pulldown-ca.mobileconfig", "/trust/open"]:
+        for method in ["GET", "HEAD"]:
+            contract.check(path, method, call(plain(server), method, path))
     # The same downloads over HTTPS, and the way on from the page to the page over HTTPS.
     assert get(server, "/trust/pulldown-ca.pem").body == root
     onward = get(plain(server), "/trust/open")

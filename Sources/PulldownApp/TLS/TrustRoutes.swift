@@ -6,7 +6,8 @@ import Synchronization
 /// (`Public/trust.html`, plain HTTP is fine for it) at `/trust`, the root certificate it offers
 /// for download, and `/trust/open`, which sends the phone on to the page over HTTPS.
 ///
-/// The same routes are on every port, so a phone can also fetch the root again over HTTPS.
+/// The same routes are on every port, so a phone can also fetch the root again over HTTPS; without
+/// `--https` they answer 404 and say how to turn it on.
 struct TrustRoutes: Sendable {
     static let page = "trust.html"
     /// The files the page is made of, served on the cleartext side of a TLS port as well.
@@ -15,10 +16,10 @@ struct TrustRoutes: Sendable {
     let files: StaticFiles
     /// Where `/trust/open` sends a phone that asked over plain HTTP: `--https-port` once that
     /// server is up; until then (and on a port that speaks both) the port it asked on.
-    let httpsPort: HTTPSPort
-    private let pem: PreparedBody
-    private let crt: PreparedBody
-    private let profile: PreparedBody
+    let httpsPort = HTTPSPort()
+    /// The root as `.pem`, `.crt` and an iOS profile; nil without `--https`, when every route
+    /// here answers 404 and says so.
+    private let downloads: [String: PreparedBody]?
 
     /// The port of the HTTPS server, set once it listens.
     final class HTTPSPort: Sendable {
@@ -30,32 +31,39 @@ struct TrustRoutes: Sendable {
         }
     }
 
-    init(ca: LocalCA, files: StaticFiles) {
+    init(ca: LocalCA?, files: StaticFiles) {
         self.files = files
-        self.httpsPort = HTTPSPort()
         // Downloads: the browser saves them (or iOS offers to install them) under these names.
         func download(_ name: String) -> HTTPHeaders {
             HTTPHeaders([("Cache-Control", "no-cache"), ("Content-Disposition", "attachment; filename=\"\(name)\"")])
         }
-        pem = PreparedBody(Array(ca.rootPEM.utf8), contentType: "application/x-pem-file", headers: download("pulldown-ca.pem"))
-        // DER with the type iOS and Android take for a CA certificate to install.
-        crt = PreparedBody(ca.rootDER, contentType: "application/x-x509-ca-cert", headers: download("pulldown-ca.crt"))
-        profile = PreparedBody(ConfigurationProfile.profile(for: ca), contentType: ConfigurationProfile.contentType,
-                               headers: download("pulldown-ca.mobileconfig"))
+        downloads = ca.map { ca in [
+            "pulldown-ca.pem": PreparedBody(Array(ca.rootPEM.utf8), contentType: "application/x-pem-file",
+                                            headers: download("pulldown-ca.pem")),
+            // DER with the type iOS and Android take for a CA certificate to install.
+            "pulldown-ca.crt": PreparedBody(ca.rootDER, contentType: "application/x-x509-ca-cert", headers: download("pulldown-ca.crt")),
+            "pulldown-ca.mobileconfig": PreparedBody(ConfigurationProfile.profile(for: ca), contentType: ConfigurationProfile.contentType,
+                                                     headers: download("pulldown-ca.mobileconfig")),
+        ] }
     }
+
+    static let httpsIsOff = Problem.notFound("This server does not serve HTTPS: start it with --https to trust it from here.")
 
     func addRoutes(to router: inout Router) {
         let files = files
+        let isOn = downloads != nil
         router.get("/trust") { request in
-            files.file(Self.page)?.response(to: request)
+            guard isOn else { return Self.httpsIsOff.response }
+            return files.file(Self.page)?.response(to: request)
                 ?? Problem.notFound("The trust page (\(Self.page)) is missing from the page's folder.").response
         }
-        for (path, body) in [("/trust/pulldown-ca.pem", pem), ("/trust/pulldown-ca.crt", crt),
-                             ("/trust/pulldown-ca.mobileconfig", profile)] {
-            router.get(path) { request in body.response(to: request) }
+        for name in ["pulldown-ca.pem", "pulldown-ca.crt", "pulldown-ca.mobileconfig"] {
+            let body = downloads?[name]
+            router.get("/trust/" + name) { request in body?.response(to: request) ?? Self.httpsIsOff.response }
         }
         let port = httpsPort
         router.get("/trust/open") { request in
+            guard isOn else { return Self.httpsIsOff.response }
             guard let location = HTTPSRedirect.location(hostHeader: request.headers["Host"],
                                                         port: request.isTLS ? nil : port.value) else {
                 return Problem.badRequest("The request names no host to open over HTTPS.").response
