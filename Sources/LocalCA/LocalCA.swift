@@ -115,9 +115,9 @@ public struct LocalCA: Sendable {
 
 extension Certificate {
     func commonName() -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
+        var buffer = [UInt8](repeating: 0, count: 256)
         var size = buffer.count
         guard gnutls_x509_crt_get_dn_by_oid(handle, GNUTLS_OID_X520_COMMON_NAME, 0, 0, &buffer, &size) >= 0 else { return "" }
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix(size).prefix { $0 != 0 }, as: UTF8.self)
     }
 }

@@ -28,6 +28,7 @@ func take(_ datum: inout gnutls_datum_t) -> [UInt8] {
 }
 
 /// `bytes` seen as a GnuTLS datum for the length of `body`.
+@discardableResult
 func withDatum<T>(_ bytes: [UInt8], _ body: (inout gnutls_datum_t) throws(X509Error) -> T) throws(X509Error) -> T {
     var copy = bytes
     return try copy.withUnsafeMutableBufferPointer { buffer throws(X509Error) in
