@@ -47,7 +47,8 @@ let package = Package(
         // SHA-256 by Nettle: a data file's running digest, an inline stylesheet's hash in the page's policy.
         .target(name: "Hashing", dependencies: ["CNettle"]),
         // The Swift face of libmicrohttpd: lifecycle, requests, responses, routing, streams, static files.
-        .target(name: "PulldownHTTP", dependencies: ["CMicroHTTPD", "CEpollDrain", "CLibdeflate", "Hashing", "InvalidInput"]),
+        // GnuTLS (which libmicrohttpd links for its TLS): a small answer's records corked into one.
+        .target(name: "PulldownHTTP", dependencies: ["CMicroHTTPD", "CGnuTLS", "CEpollDrain", "CLibdeflate", "Hashing", "InvalidInput"]),
         // The domain: items, keyset pages, refresh, sessions, the stores (SQLite, PostgreSQL), demo data.
         .target(name: "PulldownFeed", dependencies: ["CSQLite", "CNettle", "CLibPQ", "InvalidInput"]),
         // A certificate authority of this machine's own, kept in a folder, and the server

@@ -24,3 +24,14 @@ pulldown_accept(int fd, struct sockaddr *address, socklen_t *length) {
 // On a TLS port, ProtocolSniffer waits with epoll for each new connection's first byte before
 // handing it to the TLS daemon or the cleartext one. Swift's Glibc module leaves epoll out.
 #include <sys/epoll.h>
+
+// The bytes a socket holds that its peer has not acknowledged (SIOCOUTQ), or -1: TLSRecordCork
+// corks an answer only when the socket has room for all of it. ioctl is variadic, which Swift
+// cannot call.
+#include <sys/ioctl.h>
+#include <linux/sockios.h>
+static inline int
+pulldown_socket_unacknowledged(int fd) {
+    int queued = 0;
+    return ioctl(fd, SIOCOUTQ, &queued) == 0 ? queued : -1;
+}

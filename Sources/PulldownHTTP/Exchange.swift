@@ -30,6 +30,8 @@ final class Exchange: @unchecked Sendable {
     var bytesSent: Int { stream?.bytesSent ?? fixedBodyBytes }
     private var fixedBodyBytes = 0
     private var stream: ResponseStream?
+    /// The answer was held back in the TLS session, to go out as one record once complete.
+    private(set) var corked = false
 
     init(connection: OpaquePointer, rawTarget: String, daemon: DaemonContext) {
         self.rawTarget = rawTarget
@@ -115,6 +117,9 @@ final class Exchange: @unchecked Sendable {
         fixedBodyBytes = method == "HEAD" || response.status == 304 ? 0 : response.body.count
         stream = response.stream
         response.stream?.attach(to: connection, server: server)
+        if daemon.isTLS && stream == nil {
+            corked = TLSRecordCork.cork(connection.pointer, answerBytes: TLSRecordCork.estimatedSize(of: response, sendsBody: fixedBodyBytes > 0))
+        }
         connection.queue(response)
     }
 }

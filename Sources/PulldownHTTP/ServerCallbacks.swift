@@ -19,13 +19,17 @@ let requestBegan: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>
     return Unmanaged.passRetained(exchange).toOpaque()
 }
 
-/// Called when a request ends, answered or not: logs it and releases the exchange.
+/// Called when a request ends, answered or not: sends a corked answer, logs it and releases the
+/// exchange. libmicrohttpd calls it before it closes the connection or reads the next request.
 let requestEnded: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_RequestTerminationCode) -> Void = { context, connection, slot, _ in
     if let connection { ReadDeadlines.startReading(connection) }
     guard let context, let slot, let pointer = slot.pointee else { return }
     slot.pointee = nil
     let core = Unmanaged<DaemonContext>.fromOpaque(context).takeUnretainedValue().core
     let exchange = Unmanaged<Exchange>.fromOpaque(pointer).takeRetainedValue()
+    if exchange.corked, let connection {
+        TLSRecordCork.uncork(connection, patience: Int(core.configuration.connectionTimeout))
+    }
     core.inFlight.subtract(1, ordering: .relaxed)
     if let startedAt = exchange.startedAt {
         let elapsed = ContinuousClock.now - startedAt
