@@ -64,8 +64,14 @@ final class ProtocolSniffer: Sendable {
         thread.start()
     }
 
-    /// A connection just accepted (non-blocking): waits for its first byte. Any thread.
+    /// A connection just accepted (non-blocking): handed over now when its first byte is there
+    /// already (one thread less between a busy client and its answer), else waits for it. Any thread.
     func add(socket: Int32, address: UnsafePointer<sockaddr>, length: socklen_t) {
+        var byte: UInt8 = 0
+        if recv(socket, &byte, 1, Int32(MSG_PEEK)) == 1 {
+            if !handover(socket, address, length, ProtocolSnifferState<Peer>.route(firstByte: byte)) { closed() }
+            return
+        }
         var peer = Peer(address: sockaddr_storage(), length: length)
         withUnsafeMutableBytes(of: &peer.address) { target in
             target.copyMemory(from: UnsafeRawBufferPointer(start: address, count: min(Int(length), target.count)))
