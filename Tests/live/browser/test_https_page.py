@@ -70,7 +70,9 @@ def test_chromium_without_the_root_refuses_the_certificate(start_server, tmp_pat
         page = context.new_page()
         with pytest.raises(Error, match="ERR_CERT_AUTHORITY_INVALID"):
             page.goto(server.url + "/", timeout=TIMEOUT_MS)
-        # The trust page is reachable all the same, over plain HTTP on the same port.
+        # The trust page is reachable all the same, over plain HTTP on the same port (in a page of its
+        # own: the first one goes on to Chromium's error page).
+        page = context.new_page()
         trust = page.goto(f"http://127.0.0.1:{server.port}/trust", timeout=TIMEOUT_MS)
         assert trust.ok
         assert page.evaluate("document.getElementById('open').href") == f"http://127.0.0.1:{server.port}/trust/open"
