@@ -45,6 +45,7 @@ def test_chromium_given_the_root_loads_the_page_with_no_warning_and_pulls_to_ref
             # As the start-up QR code leads a phone: the trust page over plain HTTP, then a tap on to HTTPS,
             # the presenter's fragment kept through /trust/open's redirect.
             tab.page.goto(f"http://127.0.0.1:{server.port}/trust#demo=presenter-token")
+            assert tab.violations() == []
             with tab.page.expect_navigation(url=server.url + "/#demo=presenter-token") as navigation:
                 tab.page.tap("#open")
             shown = navigation.value
