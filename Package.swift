@@ -63,7 +63,8 @@ let package = Package(
         // waiting forms of the feed's calls that answer later.
         .target(name: "PulldownTesting", dependencies: ["PulldownFeed", "PulldownHTTP"]),
         // zlib only decompresses, in the tests: a second implementation reads what libdeflate wrote.
-        .testTarget(name: "PulldownHTTPTests", dependencies: ["PulldownHTTP", "PulldownTesting", "CZlib"]),
+        // LocalCA: a real key and certificate for the server's TLS port.
+        .testTarget(name: "PulldownHTTPTests", dependencies: ["PulldownHTTP", "PulldownTesting", "CZlib", "LocalCA"]),
         .testTarget(name: "PulldownFeedTests", dependencies: ["PulldownFeed", "PulldownTesting"]),
         .testTarget(name: "PulldownAppTests", dependencies: ["PulldownApp", "PulldownTesting"]),
         .testTarget(name: "LocalCATests", dependencies: ["LocalCA"]),

@@ -7,6 +7,7 @@ import shutil
 import socket
 import ssl
 import subprocess
+import time
 
 import pytest
 
@@ -223,3 +224,21 @@ def test_https_needs_a_folder_it_can_write(start_server, tmp_path):
     blocker.write_text("x")
     with pytest.raises(RuntimeError, match="is not a folder"):
         start_server("--https", "--tls-dir", str(blocker))
+
+
+def test_sigterm_with_silent_tls_and_plain_connections_and_an_open_stream_exits_0_quickly(start_server, tmp_path):
+    server = tls_server(start_server, tmp_path, seed="3")
+    silent = [socket.create_connection(("127.0.0.1", server.port), timeout=10) for _ in range(3)]
+    plain_idle = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    plain_idle.sendall(b"GET /trust HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert b"200 OK" in plain_idle.recv(65536)
+    stream = Stream(server)
+    assert stream.status == 200
+    started = time.monotonic()
+    assert server.stop() == 0
+    assert time.monotonic() - started < 3
+    for sock in [*silent, plain_idle]:
+        assert read_until_close(sock, timeout=5) in (b"", b"\x15\x03\x03\x00\x02\x02\x00")  # closed, at most after an alert
+        sock.close()
+    stream.close()
+    assert server.crashes() == []
