@@ -5,9 +5,10 @@ import os
 import shutil
 import ssl
 import subprocess
+from types import SimpleNamespace
 
 import pytest
-from playwright.sync_api import Error, sync_playwright
+from playwright.sync_api import Error
 
 from browser_api import api
 from conftest import TIMEOUT_MS, Tab
@@ -34,34 +35,35 @@ def home_trusting(root, folder):
 
 
 @needs_certutil
-def test_chromium_given_the_root_loads_the_page_with_no_warning_and_pulls_to_refresh(start_server, tmp_path):
+def test_chromium_given_the_root_loads_the_page_with_no_warning_and_pulls_to_refresh(start_server, tmp_path, browser):
     server = https_server(start_server, tmp_path, seed="20")
     home = home_trusting(server.ca, tmp_path / "home")
-    with sync_playwright() as playwright:
-        browser = launch(playwright, env={**os.environ, "HOME": str(home)})
-        try:
-            context = browser.new_context(**PHONE)
-            tab = Tab(context, server)
-            # As the start-up QR code leads a phone: the trust page over plain HTTP, then a tap on to HTTPS,
-            # the presenter's fragment kept through /trust/open's redirect.
-            tab.page.goto(f"http://127.0.0.1:{server.port}/trust#demo=presenter-token")
-            assert tab.violations() == []
-            with tab.page.expect_navigation(url=server.url + "/#demo=presenter-token") as navigation:
-                tab.page.tap("#open")
-            shown = navigation.value
-            assert shown.ok
-            assert shown.security_details()["issuer"].startswith("Pulldown local CA ("), shown.security_details()
-            tab.open()
-            api(server, "POST", "/api/items", {"title": "Fresh over TLS", "author": "t"})
-            tab.refresh_by(tab.touch_pull, 200)
-            assert tab.page.text_content("#feed article h2") == "Fresh over TLS"
-            assert all(url.startswith("https://") for _, url in tab.requests[tab.requests.index(("GET", server.url + "/")):]), tab.requests
-            assert tab.refresh_requests(), "the pull asked the server"
-            cookie = next(c for c in context.cookies() if c["name"] == "pulldown_session")
-            assert cookie["secure"] and cookie["httpOnly"]
-            assert tab.errors == []
-        finally:
-            browser.close()
+    # A Chromium of its own, whose HOME holds the NSS database, started by the session's Playwright
+    # (a second Playwright cannot run beside it).
+    trusting = launch(SimpleNamespace(chromium=browser.browser_type), env={**os.environ, "HOME": str(home)})
+    try:
+        context = trusting.new_context(**PHONE)
+        tab = Tab(context, server)
+        # As the start-up QR code leads a phone: the trust page over plain HTTP, then a tap on to HTTPS,
+        # the presenter's fragment kept through /trust/open's redirect.
+        tab.page.goto(f"http://127.0.0.1:{server.port}/trust#demo=presenter-token")
+        assert tab.violations() == []
+        with tab.page.expect_navigation(url=server.url + "/#demo=presenter-token") as navigation:
+            tab.page.tap("#open")
+        shown = navigation.value
+        assert shown.ok
+        assert shown.security_details()["issuer"].startswith("Pulldown local CA ("), shown.security_details()
+        tab.open()
+        api(server, "POST", "/api/items", {"title": "Fresh over TLS", "author": "t"})
+        tab.refresh_by(tab.touch_pull, 200)
+        assert tab.page.text_content("#feed article h2") == "Fresh over TLS"
+        assert all(url.startswith("https://") for _, url in tab.requests[tab.requests.index(("GET", server.url + "/")):]), tab.requests
+        assert tab.refresh_requests(), "the pull asked the server"
+        cookie = next(c for c in context.cookies() if c["name"] == "pulldown_session")
+        assert cookie["secure"] and cookie["httpOnly"]
+        assert tab.errors == []
+    finally:
+        trusting.close()
 
 
 def test_chromium_without_the_root_refuses_the_certificate(start_server, tmp_path, browser):
