@@ -180,8 +180,8 @@ public final class Application: Sendable {
 
     /// The server's one router: `/api/` through CORS (when origins are listed) and the demo
     /// knobs to the API, `/api/demo` (which steers the knobs) through CORS and `demoAccess`
-    /// (nil: not served); `/healthz`; `/` with the newest page in it; everything else is a file
-    /// of the page.
+    /// (nil: not served); `/healthz`; `/trust…`, the `--https` trust page and root (`trust`);
+    /// `/` with the newest page in it; everything else is a file of the page.
     static func handler(feed: Feed, tokens: SessionTokens, staticFiles: StaticFiles, openAPI: HTTPResponse,
                         live: LiveEvents, demo: DemoControl, demoSync: DemoKnobsSync?, demoAccess: DemoAccess?,
                         configuration: Configuration, dataPictures: DataPictures? = nil, trust: TrustRoutes? = nil) -> HTTPHandler {
