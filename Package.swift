@@ -36,6 +36,9 @@ let package = Package(
         .systemLibrary(
             name: "CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(
+            name: "CGnuTLS", pkgConfig: "gnutls",
+            providers: [.apt(["libgnutls28-dev"])]),
 
         // libmicrohttpd 0.9.75's epoll loop can block with 128 connections ready (epoll_drain.c).
         .target(name: "CEpollDrain"),
@@ -44,11 +47,15 @@ let package = Package(
         // SHA-256 by Nettle: a data file's running digest, an inline stylesheet's hash in the page's policy.
         .target(name: "Hashing", dependencies: ["CNettle"]),
         // The Swift face of libmicrohttpd: lifecycle, requests, responses, routing, streams, static files.
-        .target(name: "PulldownHTTP", dependencies: ["CMicroHTTPD", "CEpollDrain", "CLibdeflate", "Hashing", "InvalidInput"]),
+        // GnuTLS (which libmicrohttpd links for its TLS): a small answer's records corked into one.
+        .target(name: "PulldownHTTP", dependencies: ["CMicroHTTPD", "CGnuTLS", "CEpollDrain", "CLibdeflate", "Hashing", "InvalidInput"]),
         // The domain: items, keyset pages, refresh, sessions, the stores (SQLite, PostgreSQL), demo data.
         .target(name: "PulldownFeed", dependencies: ["CSQLite", "CNettle", "CLibPQ", "InvalidInput"]),
+        // A certificate authority of this machine's own, kept in a folder, and the server
+        // certificates it issues for --https (GnuTLS's X.509 API; libmicrohttpd does the TLS).
+        .target(name: "LocalCA", dependencies: ["CGnuTLS"]),
         // The JSON API and configuration: HTTP requests in, feed calls, JSON out.
-        .target(name: "PulldownApp", dependencies: ["PulldownHTTP", "PulldownFeed", "Hashing", "InvalidInput", "CJansson", "CQRencode", "CPNG"],
+        .target(name: "PulldownApp", dependencies: ["PulldownHTTP", "PulldownFeed", "Hashing", "InvalidInput", "CJansson", "CQRencode", "CPNG", "LocalCA"],
                 resources: [.copy("Resources/openapi.json")]),
         .executableTarget(name: "pulldown", dependencies: ["PulldownApp"]),
 
@@ -56,9 +63,11 @@ let package = Package(
         // waiting forms of the feed's calls that answer later.
         .target(name: "PulldownTesting", dependencies: ["PulldownFeed", "PulldownHTTP"]),
         // zlib only decompresses, in the tests: a second implementation reads what libdeflate wrote.
-        .testTarget(name: "PulldownHTTPTests", dependencies: ["PulldownHTTP", "PulldownTesting", "CZlib"]),
+        // LocalCA: a real key and certificate for the server's TLS port.
+        .testTarget(name: "PulldownHTTPTests", dependencies: ["PulldownHTTP", "PulldownTesting", "CZlib", "LocalCA"]),
         .testTarget(name: "PulldownFeedTests", dependencies: ["PulldownFeed", "PulldownTesting"]),
         .testTarget(name: "PulldownAppTests", dependencies: ["PulldownApp", "PulldownTesting"]),
+        .testTarget(name: "LocalCATests", dependencies: ["LocalCA"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -138,3 +138,22 @@ def refresh_script(tmp, tokens, name="refresh.lua"):
         "  return requests[(counter % #requests) + 1]\n"
         "end\n")
     return script
+
+
+def first_answers(port, path, context, count):
+    """`count` requests to `path`, each on a new TLS connection (connect, a full handshake, the
+    answer read whole): the milliseconds each took until its answer was in."""
+    times = []
+    for _ in range(count):
+        started = time.perf_counter()
+        connection = http.client.HTTPSConnection("127.0.0.1", port, timeout=5, context=context)
+        try:
+            connection.request("GET", path)
+            response = connection.getresponse()
+            response.read()
+            if response.status != 200:
+                raise RuntimeError(f"GET {path} answered {response.status}")
+        finally:
+            connection.close()
+        times.append((time.perf_counter() - started) * 1000)
+    return times

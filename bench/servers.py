@@ -78,9 +78,9 @@ def accepts(port):
         return False
 
 
-def start_nginx(tmp, files):
+def start_nginx(tmp, files, tls=None):
     """nginx with one worker a core, no sendfile, serving `files` ({path: (bytes, content type,
-    content encoding or None)}) from a temp root."""
+    content encoding or None)}) from a temp root; over TLS when `tls` is (certificate, key) files."""
     root = pathlib.Path(tmp) / "nginx"
     www = root / "www"
     www.mkdir(parents=True, exist_ok=True)
@@ -108,7 +108,8 @@ http {{
   uwsgi_temp_path {root}/uwsgi;
   scgi_temp_path {root}/scgi;
   server {{
-    listen 127.0.0.1:{port};
+    listen 127.0.0.1:{port}{" ssl" if tls else ""};
+    {f"ssl_certificate {tls[0]}; ssl_certificate_key {tls[1]};" if tls else ""}
     root {www};
     {' '.join(locations)}
   }}

@@ -9,9 +9,10 @@ DESKTOP = dict(viewport={"width": 1280, "height": 800})
 FEED_IDLE = "() => document.getElementById('feed').getAttribute('aria-busy') === 'false'"
 
 
-def launch(playwright, *args):
-    """Headless Chromium from CHROMIUM (PULLDOWN_CHROMIUM), with extra command-line `args`."""
-    return playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", *args])
+def launch(playwright, *args, **options):
+    """Headless Chromium from CHROMIUM (PULLDOWN_CHROMIUM), with extra command-line `args` and
+    Playwright launch `options` (env=…, say)."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", *args], **options)
 
 
 def wait_feed_idle(page, **options):

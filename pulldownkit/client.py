@@ -1,5 +1,6 @@
 """A small HTTP client: one request on a fresh connection, exact headers, raw bodies, no cookie
-jar, so a caller sees precisely what the server sent. `server` is anything with host and port."""
+jar, so a caller sees precisely what the server sent. `server` is anything with host and port,
+and an ssl.SSLContext in `tls` to speak HTTPS."""
 import http.client
 import json as jsonlib
 import re
@@ -51,7 +52,10 @@ def call(server, method, path, body=None, json=None, headers=None, timeout=15):
         headers.setdefault("Content-Type", "application/json")
     if isinstance(body, str):
         body = body.encode()
-    connection = http.client.HTTPConnection(server.host, server.port, timeout=timeout)
+    if getattr(server, "tls", None):
+        connection = http.client.HTTPSConnection(server.host, server.port, timeout=timeout, context=server.tls)
+    else:
+        connection = http.client.HTTPConnection(server.host, server.port, timeout=timeout)
     started = time.monotonic()
     try:
         connection.request(method, path, body=body, headers=headers)

@@ -53,11 +53,13 @@ class Server(Process):
         super().__init__([binary or BINARY, *args], cwd, env=None)
         self.extra_env = env
         self.url = None
+        # An ssl.SSLContext for a server whose url is https:// (set by the caller, who knows its CA).
+        self.tls = None
         self.stderr_path = pathlib.Path(cwd) / f"stderr-{time.monotonic_ns()}.log"
         self._stderr = None
 
     def start(self):
-        """Starts the process and waits for its `Listening on http://HOST:PORT` line."""
+        """Starts the process and waits for its first `Listening on http(s)://HOST:PORT` line."""
         self.env = {**os.environ, **(self.extra_env or {})}
         self._stderr = open(self.stderr_path, "wb")
         super().start(stdout=subprocess.PIPE, stderr=self._stderr)
@@ -71,11 +73,11 @@ class Server(Process):
             if self.process.poll() is not None:
                 break
         text = line.decode().strip()
-        if not text.startswith("Listening on http://"):
+        if not text.startswith(("Listening on http://", "Listening on https://")):
             self.stop()
             raise RuntimeError(f"server did not start: {text!r}; stderr: {self.stderr()}")
         self.url = text.removeprefix("Listening on ")
-        self.host, port = self.url.removeprefix("http://").rsplit(":", 1)
+        self.host, port = self.url.split("://", 1)[1].rsplit(":", 1)
         self.port = int(port)
         return self
 

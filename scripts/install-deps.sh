@@ -10,14 +10,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-want=(pkg-config libmicrohttpd-dev libsqlite3-dev zlib1g-dev libdeflate-dev nettle-dev libpq-dev libjansson-dev libqrencode-dev libpng-dev esbuild)
+want=(pkg-config libmicrohttpd-dev libsqlite3-dev zlib1g-dev libdeflate-dev nettle-dev libpq-dev libjansson-dev libqrencode-dev libpng-dev libgnutls28-dev esbuild)
 case "${1:-build}" in
   build) ;;
   # postgresql: a throwaway cluster (scripts/postgres.sh) for the PostgreSQL store's tests.
   # wrk and sqlite3: load during the stop tests and make soak; reading a stopped server's database.
   # stress-ng: make test-repeat BUSY=K keeps every core busy with it.
   # zbar-tools: the start-up QR code is read back in a test.
-  test) want+=(chromium postgresql wrk sqlite3 stress-ng zbar-tools) ;;
+  # libnss3-tools: certutil makes the NSS database through which Chromium trusts the --https root.
+  test) want+=(chromium postgresql wrk sqlite3 stress-ng zbar-tools libnss3-tools) ;;
   postgres) want+=(postgresql) ;;
   bench) want+=(wrk nginx-light chromium postgresql gcc valgrind) ;;
   *) echo "usage: $0 build|test|bench|postgres" >&2; exit 2 ;;

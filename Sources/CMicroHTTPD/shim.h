@@ -28,3 +28,18 @@ static inline enum MHD_Result
 pulldown_response_without_length(struct MHD_Response *response) {
     return MHD_set_response_options(response, MHD_RF_HTTP_VERSION_1_0_ONLY, MHD_RO_END);
 }
+
+// On a TLS port, ProtocolSniffer waits with epoll for each new connection's first byte before
+// handing it to the TLS daemon or the cleartext one. Swift's Glibc module leaves epoll out.
+#include <sys/epoll.h>
+
+// The bytes a socket holds that its peer has not acknowledged (SIOCOUTQ), or -1: TLSRecordCork
+// corks an answer only when the socket has room for all of it. ioctl is variadic, which Swift
+// cannot call.
+#include <sys/ioctl.h>
+#include <linux/sockios.h>
+static inline int
+pulldown_socket_unacknowledged(int fd) {
+    int queued = 0;
+    return ioctl(fd, SIOCOUTQ, &queued) == 0 ? queued : -1;
+}

@@ -1,12 +1,18 @@
 import Dispatch
 import Foundation
+import LocalCA
 import PulldownFeed
 import PulldownHTTP
 import Synchronization
 
 /// Pulldown assembled: the store, the feed, the page's files and the API behind one server.
 public final class Application: Sendable {
+    /// The server on `--port`: over TLS with `--https` alone, plain HTTP otherwise.
     private let server: HTTPServer
+    /// With `--https-port`, the HTTPS server there.
+    private let secureServer: HTTPServer?
+    /// With `--https`: this machine's certificate authority and the certificate served.
+    public let certificateAuthority: LocalCA?
     private let feed: Feed
     private let live: LiveEvents
     private let maintenance: Maintenance
@@ -85,20 +91,30 @@ public final class Application: Sendable {
         }
         let access = configuration.demoAPI
             ? DemoAccess(host: configuration.server.host, configured: configuration.demoToken) : nil
+        let ca: LocalCA?
+        do {
+            ca = configuration.https ? try TLSSetup.open(configuration, environment: ProcessInfo.processInfo.environment) : nil
+        } catch {
+            live.stop()
+            throw error
+        }
+        let trust = TrustRoutes(ca: ca, files: staticFiles)
         let handler = Self.handler(feed: feed, tokens: tokens, staticFiles: staticFiles, openAPI: openAPI,
                                    live: live, demo: demo, demoSync: demoSync, demoAccess: access,
-                                   configuration: configuration, dataPictures: data?.pictures)
+                                   configuration: configuration, dataPictures: data?.pictures, trust: trust)
         var serverConfiguration = configuration.server
         // Streams get their own share of connections, so a full house of them never keeps
         // ordinary requests out.
         serverConfiguration.connectionLimit += UInt32(configuration.maxStreams)
-        Self.raiseFileLimit(for: serverConfiguration)
+        Self.raiseFileLimit(for: serverConfiguration, servers: configuration.httpsPort == nil ? 1 : 2)
         do {
-            server = try HTTPServer(configuration: serverConfiguration, handler: handler)
+            (server, secureServer) = try Self.startServers(serverConfiguration, handler: handler, ca: ca, trust: trust,
+                                                           httpsPort: configuration.httpsPort)
         } catch {
             live.stop()
             throw StartupError(description: error.description)
         }
+        self.certificateAuthority = ca
         self.feed = feed
         self.live = live
         self.presenterToken = access?.presenterToken
@@ -108,15 +124,40 @@ public final class Application: Sendable {
         } : nil
     }
 
-    /// The port the server listens on.
+    /// The servers: without `--https`, one plain; with `--https` alone, one on TLS whose plain
+    /// HTTP gets the trust page and redirects; with `--https-port`, a plain one serving everything
+    /// on `--port` too, started once the TLS one listens (so the trust page knows its port).
+    private static func startServers(_ configuration: ServerConfiguration, handler: @escaping HTTPHandler, ca: LocalCA?,
+                                     trust: TrustRoutes, httpsPort: UInt16?) throws(HTTPServer.StartError) -> (HTTPServer, HTTPServer?) {
+        guard let ca else { return (try HTTPServer(configuration: configuration, handler: handler), nil) }
+        var secure = configuration
+        secure.tls = TLSSetup.identity(ca)
+        if let httpsPort { secure.port = httpsPort }
+        let tlsServer = try HTTPServer(configuration: secure, handler: handler, cleartextHandler: trust.cleartextHandler())
+        trust.httpsPort.value = tlsServer.port
+        guard httpsPort != nil else { return (tlsServer, nil) }
+        do {
+            return (try HTTPServer(configuration: configuration, handler: handler), tlsServer)
+        } catch {
+            tlsServer.stop()
+            throw error
+        }
+    }
+
+    /// The port the server listens on (`--port`).
     public var port: UInt16 { server.port }
+
+    /// The port HTTPS is served on: `--port` with `--https` alone, else `--https-port`; nil without HTTPS.
+    public var httpsPort: UInt16? { secureServer?.port ?? (certificateAuthority == nil ? nil : server.port) }
 
     /// Stops accepting, finishes in-flight requests and stops the server.
     public func stop() {
         maintenance.cancel()
         watcher?.cancel()
         live.stop()
-        server.stop()
+        // Both at once, so two grace periods are one.
+        let servers = [server] + (secureServer.map { [$0] } ?? [])
+        DispatchQueue.concurrentPerform(iterations: servers.count) { servers[$0].stop() }
         // Fold the write-ahead log back into the database, so a stopped demo leaves one file
         // that is complete on its own (the -wal beside it is emptied).
         feed.compactStorage()
@@ -139,11 +180,11 @@ public final class Application: Sendable {
 
     /// The server's one router: `/api/` through CORS (when origins are listed) and the demo
     /// knobs to the API, `/api/demo` (which steers the knobs) through CORS and `demoAccess`
-    /// (nil: not served); `/healthz`; `/` with the newest page in it; everything else is a file
-    /// of the page.
+    /// (nil: not served); `/healthz`; `/trust…`, the `--https` trust page and root (`trust`);
+    /// `/` with the newest page in it; everything else is a file of the page.
     static func handler(feed: Feed, tokens: SessionTokens, staticFiles: StaticFiles, openAPI: HTTPResponse,
                         live: LiveEvents, demo: DemoControl, demoSync: DemoKnobsSync?, demoAccess: DemoAccess?,
-                        configuration: Configuration, dataPictures: DataPictures? = nil) -> HTTPHandler {
+                        configuration: Configuration, dataPictures: DataPictures? = nil, trust: TrustRoutes? = nil) -> HTTPHandler {
         let api = API(feed: feed, sessions: SessionResolver(tokens: tokens), pageSize: configuration.pageSize,
                       immutablePages: ImmutablePageCache(bytes: configuration.pageCacheBytes))
         let cors = CORS(allowedOrigins: Set(configuration.corsOrigins))
@@ -158,6 +199,7 @@ public final class Application: Sendable {
         EventsEndpoint(live: live).addRoute(to: &router)
         PictureRoutes(dataPictures: dataPictures ?? DataPictures(dataFile: "")).addRoutes(to: &router)
         router.get("/healthz") { _ in api.health() }
+        (trust ?? TrustRoutes(ca: nil, files: staticFiles)).addRoutes(to: &router)
         // Without CORS there is nothing to add to an answer, so answers pass through untouched.
         let corsIfEnabled: [any HTTPMiddleware] = cors.isEnabled ? [cors] : []
         router.scope("/api", middleware: corsIfEnabled + [knobs], notFound: API.notFound)
@@ -172,9 +214,9 @@ public final class Application: Sendable {
 extension Application {
     /// Every connection is a file descriptor: raise the limit as far as the system allows, and
     /// say so at start if that is still less than the connection limits need.
-    static func raiseFileLimit(for server: ServerConfiguration) {
+    static func raiseFileLimit(for server: ServerConfiguration, servers: Int = 1) {
         // The listening socket, the database, standard streams and a margin.
-        let needed = Int(server.connectionLimit) + 64
+        let needed = Int(server.connectionLimit) * servers + 64
         let limit = FileLimit.raise(toward: needed)
         if limit < needed {
             ErrorLog.write("the open-file limit is \(limit), below the \(needed) that --connection-limit and "

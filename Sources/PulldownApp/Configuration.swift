@@ -29,6 +29,13 @@ public struct Configuration: Sendable {
     /// The bearer token `/api/demo` needs when listening beyond loopback; nil makes a random one.
     public var demoToken: String?
     public var corsOrigins: [String] = []
+    /// Serve HTTPS with a certificate from this machine's own authority (`TLSSetup`).
+    public var https = false
+    /// With `https`: the port HTTPS listens on, while `server.port` serves plain HTTP; nil: HTTPS
+    /// on `server.port`, where plain HTTP gets the trust page and a redirect.
+    public var httpsPort: UInt16?
+    /// Where the certificate authority is kept; nil: beside the store (`TLSSetup.folder`).
+    public var tlsFolder: String?
     /// Server-sent event streams open at once; they come on top of `server.connectionLimit`.
     public var maxStreams = 10_000
     /// Seconds between `: ping` comments on every event stream.

@@ -100,6 +100,21 @@ extension ConfigurationParser {
                 config.corsOrigins.append(origin)
             }
         },
+        Option("--https", value: nil, help: "serve HTTPS with a certificate from this machine's own authority, "
+               + "created on first use beside the store; plain http:// on the port gets the trust page /trust "
+               + "and a redirect") { config, value throws(UsageError) in
+            config.https = try boolean(value, flag: "--https")
+        },
+        .integer("--https-port", "PORT", "serve HTTPS on this port and all of plain HTTP on --port (implies --https)",
+                 in: 0...65535) { config, port in
+            config.https = true
+            config.httpsPort = UInt16(port)
+        },
+        Option("--tls-dir", value: "DIR", help: "where --https keeps its certificate authority (default: beside the "
+               + "--db file as FILE.tls; for :memory: and PostgreSQL, ~/.local/share/pulldown/tls)") { config, value throws(UsageError) in
+            guard !value.isEmpty else { throw UsageError(description: "--tls-dir needs a folder") }
+            config.tlsFolder = value
+        },
         .integer("--threads", "N", "server threads (default: one per core)", in: 1...256) { $0.server.threads = $1 },
         .integer("--connection-timeout", "SECONDS", "close a connection silent this long (default \(defaults.server.connectionTimeout))",
                  in: 1...3600) { $0.server.connectionTimeout = UInt32($1) },

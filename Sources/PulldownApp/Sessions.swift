@@ -16,6 +16,8 @@ struct SessionResolver: Sendable {
         let token: String
         /// True when the caller sent no valid id and was given a new one.
         let isNew: Bool
+        /// The request came over TLS: its cookie is `Secure`, never sent back over plain HTTP.
+        var isTLS = false
     }
 
     func resolve(_ request: HTTPRequest) -> Resolved {
@@ -24,7 +26,7 @@ struct SessionResolver: Sendable {
             return found
         }
         let issued = tokens.issue()
-        return Resolved(id: issued.id, token: issued.token, isNew: true)
+        return Resolved(id: issued.id, token: issued.token, isNew: true, isTLS: request.isTLS)
     }
 
     private func firstValid(_ candidates: [String]) -> Resolved? {
@@ -38,8 +40,8 @@ struct SessionResolver: Sendable {
     func stamp(_ response: inout HTTPResponse, with session: Resolved) {
         response.headers.set(Self.headerName, session.token)
         if session.isNew {
-            response.headers.add("Set-Cookie",
-                                 "\(Self.cookieName)=\(session.token); Path=/; Max-Age=\(Self.cookieMaxAge); HttpOnly; SameSite=Lax")
+            response.headers.add("Set-Cookie", "\(Self.cookieName)=\(session.token); Path=/; Max-Age=\(Self.cookieMaxAge); HttpOnly; "
+                                 + (session.isTLS ? "Secure; SameSite=Lax" : "SameSite=Lax"))
         }
     }
 }

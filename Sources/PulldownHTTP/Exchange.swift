@@ -17,6 +17,7 @@ final class Exchange: @unchecked Sendable {
     let startedAt: ContinuousClock.Instant?
     let connection: Connection
     private let server: ServerCore
+    private let daemon: DaemonContext
     private let state = Mutex(ExchangeState<HTTPResponse>())
 
     /// The method and headers, once the head is read.
@@ -29,12 +30,15 @@ final class Exchange: @unchecked Sendable {
     var bytesSent: Int { stream?.bytesSent ?? fixedBodyBytes }
     private var fixedBodyBytes = 0
     private var stream: ResponseStream?
+    /// The answer was held back in the TLS session, to go out as one record once complete.
+    private(set) var corked = false
 
-    init(connection: OpaquePointer, rawTarget: String, server: ServerCore) {
+    init(connection: OpaquePointer, rawTarget: String, daemon: DaemonContext) {
         self.rawTarget = rawTarget
-        self.startedAt = server.configuration.accessLog ? ContinuousClock.now : nil
+        self.startedAt = daemon.core.configuration.accessLog ? ContinuousClock.now : nil
         self.connection = Connection(pointer: connection)
-        self.server = server
+        self.server = daemon.core
+        self.daemon = daemon
     }
 
     // MARK: Events from the C callbacks, on the connection's thread
@@ -100,7 +104,8 @@ final class Exchange: @unchecked Sendable {
     private func handle(body: [UInt8]) {
         switch RequestTarget.parse(rawTarget) {
         case .success(let target):
-            server.handler(HTTPRequest(method: method, target: target, headers: headers, body: body), Responder(self))
+            daemon.handler(HTTPRequest(method: method, target: target, headers: headers, body: body, isTLS: daemon.isTLS),
+                           Responder(self))
         case .failure(let failure):
             complete(with: Problem.badRequest("The request target is malformed (\(failure)).").response)
         }
@@ -120,6 +125,9 @@ final class Exchange: @unchecked Sendable {
         }
         stream = response.stream
         response.stream?.attach(to: connection, server: server)
+        if daemon.isTLS && stream == nil {
+            corked = TLSRecordCork.cork(connection.pointer, answerBytes: TLSRecordCork.estimatedSize(of: response, sendsBody: fixedBodyBytes > 0))
+        }
         connection.queue(response)
     }
 }

@@ -7,12 +7,14 @@ public struct HTTPRequest: Sendable {
         let target: RequestTarget
         let headers: HTTPHeaders
         let body: [UInt8]
+        let isTLS: Bool
 
-        init(method: String, target: RequestTarget, headers: HTTPHeaders, body: [UInt8]) {
+        init(method: String, target: RequestTarget, headers: HTTPHeaders, body: [UInt8], isTLS: Bool) {
             self.method = method
             self.target = target
             self.headers = headers
             self.body = body
+            self.isTLS = isTLS
         }
     }
 
@@ -20,8 +22,9 @@ public struct HTTPRequest: Sendable {
     /// The values of the route's `{name}` segments (see `Router`).
     public internal(set) var pathParameters: [String: String] = [:]
 
-    public init(method: String, target: RequestTarget, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
-        parts = Parts(method: method, target: target, headers: headers, body: body)
+    public init(method: String, target: RequestTarget, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
+                isTLS: Bool = false) {
+        parts = Parts(method: method, target: target, headers: headers, body: body, isTLS: isTLS)
     }
 
     /// The method token as sent (`GET`, `POST`, ...). Methods are case-sensitive (RFC 9110).
@@ -29,11 +32,15 @@ public struct HTTPRequest: Sendable {
     public var target: RequestTarget { parts.target }
     public var headers: HTTPHeaders { parts.headers }
     public var body: [UInt8] { parts.body }
+    /// Whether the request arrived over TLS (an `https://` URL): cookies set in answer to it
+    /// may be `Secure`.
+    public var isTLS: Bool { parts.isTLS }
 
     /// Builds a request from a raw target; for tests and for callers that already trust the target.
-    public init?(method: String, rawTarget: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+    public init?(method: String, rawTarget: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
+                 isTLS: Bool = false) {
         guard case .success(let target) = RequestTarget.parse(rawTarget) else { return nil }
-        self.init(method: method, target: target, headers: headers, body: body)
+        self.init(method: method, target: target, headers: headers, body: body, isTLS: isTLS)
     }
 
     /// The decoded path.

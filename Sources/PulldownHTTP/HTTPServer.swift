@@ -3,12 +3,17 @@ import CMicroHTTPD
 import Foundation
 import Synchronization
 
-/// An HTTP/1.1 server on libmicrohttpd.
+/// An HTTP/1.1 server on libmicrohttpd, over TLS when `ServerConfiguration.tls` is set.
 ///
 /// It reads each request completely (with a body limit), hands it to one `HTTPHandler`, and
 /// sends whatever the handler answers, now or later. libmicrohttpd runs the connections on
 /// `threads` epoll loops of its own; handlers run on those threads, so they must not block
 /// for long: a slow answer should use the `Responder` later instead.
+///
+/// On a TLS port, a connection that opens with plain HTTP (a browser given `http://`) goes to
+/// `cleartextHandler` on a one-thread daemon of its own (`ProtocolSniffer` tells them apart).
+/// Connections handed in with `MHD_add_connection` are served as the daemon's flags say: a
+/// daemon started with `MHD_USE_TLS` runs the GnuTLS handshake on them (checked with 0.9.75).
 public final class HTTPServer: Sendable {
     let core: ServerCore
     /// The port the server listens on (the one the system chose when 0 was asked for).
@@ -18,8 +23,10 @@ public final class HTTPServer: Sendable {
         public let description: String
     }
 
-    /// Binds, starts the worker threads and begins accepting connections.
-    public init(configuration: ServerConfiguration, handler: @escaping HTTPHandler) throws(StartError) {
+    /// Binds, starts the worker threads and begins accepting connections. `cleartextHandler`
+    /// answers plain HTTP on a TLS port (by default a 400 that says the port speaks HTTPS).
+    public init(configuration: ServerConfiguration, handler: @escaping HTTPHandler,
+                cleartextHandler: HTTPHandler? = nil) throws(StartError) {
         let socket: (fd: Int32, port: UInt16)
         do {
             socket = try ListeningSocket.open(host: configuration.host, port: configuration.port,
@@ -27,17 +34,24 @@ public final class HTTPServer: Sendable {
         } catch {
             throw StartError(description: error.description)
         }
-        self.core = ServerCore(configuration: configuration, handler: handler)
+        self.core = ServerCore(configuration: configuration, handler: handler,
+                               cleartextHandler: cleartextHandler ?? Self.refuseCleartext)
         self.port = socket.port
         guard core.start(listeningSocket: socket.fd) else {
             close(socket.fd)
-            throw StartError(description: "the HTTP server could not start on \(configuration.host):\(socket.port)")
+            let tls = configuration.tls == nil ? "" : " (is the TLS key or certificate malformed?)"
+            throw StartError(description: "the HTTP server could not start on \(configuration.host):\(socket.port)\(tls)")
         }
     }
 
     /// A server let go without `stop()` stops now: libmicrohttpd's threads must not outlive it.
     deinit {
         core.stop()
+    }
+
+    /// The default answer to plain HTTP on a TLS port.
+    static let refuseCleartext: HTTPHandler = { _, responder in
+        responder.send(Problem.badRequest("This port speaks HTTPS: use an https:// URL.").response)
     }
 
     /// Requests received and not yet finished.
@@ -50,12 +64,14 @@ public final class HTTPServer: Sendable {
     }
 }
 
-/// The state libmicrohttpd's C callbacks reach through their context pointer. The daemon holds
-/// a reference to it (taken at start, given back once the daemon has stopped), so no callback
-/// can reach a freed object.
+/// The state libmicrohttpd's C callbacks reach through their daemon's `DaemonContext`. Each
+/// daemon holds a reference to it (taken at start, given back once the daemon has stopped), so
+/// no callback can reach a freed object.
 final class ServerCore: Sendable {
     let configuration: ServerConfiguration
     let handler: HTTPHandler
+    /// Plain HTTP on a TLS port.
+    let cleartextHandler: HTTPHandler
     let inFlight = Atomic<Int>(0)
     /// Answers waiting suspended; closed once the stop has answered them, after which none may
     /// suspend (libmicrohttpd aborts if it stops with a suspended connection).
@@ -65,7 +81,9 @@ final class ServerCore: Sendable {
     let streams = ClosingRegistry<ResponseStream>()
     /// Accepts connections and holds the connection limit (libmicrohttpd has no listening socket).
     let acceptLoop: AcceptLoop
-    private let running = Mutex<RunningDaemon?>(nil)
+    /// On a TLS port, tells TLS from plain HTTP before a daemon takes the connection.
+    private let sniffer = Mutex<ProtocolSniffer?>(nil)
+    private let running = Mutex<[RunningDaemon]>([])
     private let stopState: Mutex<StopState>
     /// The whole-request deadline; nil when connections may stay forever (timeout 0).
     let deadlines: ReadDeadlines?
@@ -74,13 +92,16 @@ final class ServerCore: Sendable {
     private struct RunningDaemon: @unchecked Sendable {
         // @unchecked: libmicrohttpd lets any thread add connections to its daemon and stop it.
         let daemon: OpaquePointer
-        /// The daemon's reference to this object.
-        let context: Unmanaged<ServerCore>
+        /// The daemon's reference to its context.
+        let context: Unmanaged<DaemonContext>
+        /// The key and certificate handed to it, kept until it has stopped.
+        let credentials: [UnsafeMutablePointer<CChar>]
     }
 
-    init(configuration: ServerConfiguration, handler: @escaping HTTPHandler) {
+    init(configuration: ServerConfiguration, handler: @escaping HTTPHandler, cleartextHandler: @escaping HTTPHandler) {
         self.configuration = configuration
         self.handler = handler
+        self.cleartextHandler = cleartextHandler
         self.deadlines = configuration.connectionTimeout > 0 ? ReadDeadlines(limit: configuration.connectionTimeout) : nil
         self.stopState = Mutex(StopState(gracePeriod: configuration.stopGracePeriod))
         self.acceptLoop = AcceptLoop(limit: Int(configuration.connectionLimit))
@@ -91,15 +112,54 @@ final class ServerCore: Sendable {
     func start(listeningSocket fd: Int32) -> Bool {
         // The workaround for libmicrohttpd's epoll loop must be in the program (epoll_drain.c).
         precondition(pulldown_epoll_drain_linked() == 1)
-        let context = Unmanaged.passRetained(self)
-        let pointer = context.toOpaque()
+        // The port's own daemon (TLS when configured), and on a TLS port the one for cleartext.
+        let isTLS = configuration.tls != nil
+        let contexts = [DaemonContext(core: self, handler: handler, isTLS: isTLS)]
+            + (isTLS ? [DaemonContext(core: self, handler: cleartextHandler, isTLS: false)] : [])
+        var started: [RunningDaemon] = []
+        for context in contexts {
+            guard let daemon = startDaemon(context) else {
+                for running in started { stopDaemon(running) }
+                return false
+            }
+            started.append(daemon)
+        }
+        // Started only now, so a failed start leaves no sweeper thread behind.
+        deadlines?.start()
+        running.withLock { $0 = started }
+        guard started.count == 2 else {
+            let daemon = started[0]
+            acceptLoop.start(socket: fd) { socket, address, length in
+                MHD_add_connection(daemon.daemon, socket, address, length) == .YES
+            }
+            return true
+        }
+        let (tls, cleartext) = (started[0], started[1])
+        let timeout: Duration? = configuration.connectionTimeout > 0 ? .seconds(configuration.connectionTimeout) : nil
+        let sniffer = ProtocolSniffer(timeout: timeout, handover: { socket, address, length, route in
+            MHD_add_connection(route == .tls ? tls.daemon : cleartext.daemon, socket, address, length) == .YES
+        }, closed: { [acceptLoop] in acceptLoop.connectionClosed() })
+        sniffer.start()
+        self.sniffer.withLock { $0 = sniffer }
+        acceptLoop.start(socket: fd) { socket, address, length in
+            sniffer.add(socket: socket, address: address, length: length)
+            return true
+        }
+        return true
+    }
+
+    private func startDaemon(_ context: DaemonContext) -> RunningDaemon? {
+        let retained = Unmanaged.passRetained(context)
+        let pointer = retained.toOpaque()
+        // The cleartext daemon of a TLS port only shows a page or a redirect: one thread.
+        let threads = context.isTLS || configuration.tls == nil ? configuration.threads : 1
         var options: [MHD_OptionItem] = [
-            option(.THREAD_POOL_SIZE, configuration.threads),
+            option(.THREAD_POOL_SIZE, threads),
             option(.CONNECTION_TIMEOUT, Int(configuration.connectionTimeout)),
             // The accept loop holds the real limit. libmicrohttpd splits its own across the pool
             // and counts a connection only once its thread has taken it, so with the same figure
             // a burst could find one thread "full" and be closed unseen; this one is never reached.
-            option(.CONNECTION_LIMIT, Int(configuration.connectionLimit) * max(1, configuration.threads)),
+            option(.CONNECTION_LIMIT, Int(configuration.connectionLimit) * max(1, threads)),
             option(.CONNECTION_MEMORY_LIMIT, configuration.connectionMemoryLimit),
             // Hand the raw target to RequestTarget: libmicrohttpd's own unescaping would turn
             // %2F into a separator and hide malformed escapes.
@@ -107,28 +167,35 @@ final class ServerCore: Sendable {
             option(.URI_LOG_CALLBACK, function: unsafeBitCast(requestBegan, to: UnsafeMutableRawPointer.self), pointer),
             option(.NOTIFY_COMPLETED, function: unsafeBitCast(requestEnded, to: UnsafeMutableRawPointer.self), pointer),
             option(.NOTIFY_CONNECTION, function: unsafeBitCast(connectionChanged, to: UnsafeMutableRawPointer.self), pointer),
-            MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
         ]
         // MHD_USE_ITC: a connection handed over with MHD_add_connection wakes its thread at once.
-        let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue
+        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue
             | MHD_USE_TURBO.rawValue | MHD_USE_NO_LISTEN_SOCKET.rawValue
+        var credentials: [UnsafeMutablePointer<CChar>] = []
+        if context.isTLS, let tls = configuration.tls {
+            flags |= MHD_USE_TLS.rawValue
+            credentials = [strdup(tls.privateKeyPEM), strdup(tls.certificateChainPEM)]
+            options.append(MHD_OptionItem(option: .HTTPS_MEM_KEY, value: 0, ptr_value: UnsafeMutableRawPointer(credentials[0])))
+            options.append(MHD_OptionItem(option: .HTTPS_MEM_CERT, value: 0, ptr_value: UnsafeMutableRawPointer(credentials[1])))
+        }
+        options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
         let started = options.withUnsafeMutableBufferPointer { items in
             withVaList([MHD_OPTION.ARRAY.rawValue, items.baseAddress!, MHD_OPTION.END.rawValue]) { arguments in
                 MHD_start_daemon_va(flags, 0, nil, nil, handleAccess, pointer, arguments)
             }
         }
         guard let started else {
-            context.release()
-            return false
+            retained.release()
+            credentials.forEach { free($0) }
+            return nil
         }
-        // Started only now, so a failed start leaves no sweeper thread behind.
-        deadlines?.start()
-        let daemon = RunningDaemon(daemon: started, context: context)
-        running.withLock { $0 = daemon }
-        acceptLoop.start(socket: fd) { socket, address, length in
-            MHD_add_connection(daemon.daemon, socket, address, length) == .YES
-        }
-        return true
+        return RunningDaemon(daemon: started, context: retained, credentials: credentials)
+    }
+
+    private func stopDaemon(_ running: RunningDaemon) {
+        MHD_stop_daemon(running.daemon)
+        running.context.release()
+        running.credentials.forEach { free($0) }
     }
 
     /// Where the stop sequence is (for tests that wait on it).
@@ -138,10 +205,12 @@ final class ServerCore: Sendable {
     func stop() {
         let clock = configuration.clock
         guard stopState.withLock({ $0.begin(now: clock.now()) }) == .stopAccepting,
-              let daemon = running.withLock({ $0 }) else { return }
-        // Stop accepting: the accept loop ends and closes the listening socket. Streams never
-        // finish by themselves: they are closed now, not at the end of the grace period.
+              case let daemons = running.withLock({ $0 }), !daemons.isEmpty else { return }
+        // Stop accepting: the accept loop ends and closes the listening socket, and connections
+        // still silent on a TLS port are closed. Streams never finish by themselves: they are
+        // closed now, not at the end of the grace period.
         acceptLoop.stop()
+        sniffer.withLock { $0 }?.stop()
         for stream in streams.close() { stream.close() }
         while true {
             let inFlight = inFlight.load(ordering: .relaxed)
@@ -152,10 +221,9 @@ final class ServerCore: Sendable {
                 // A request arriving on a kept-alive connection from now on is answered 503 at once.
                 for exchange in suspended.close() { exchange.complete(with: Self.stoppingResponse) }
             case .stopThreads:
-                MHD_stop_daemon(daemon.daemon)
+                daemons.forEach(stopDaemon)
                 deadlines?.stop()
-                running.withLock { $0 = nil }
-                daemon.context.release()
+                running.withLock { $0 = [] }
                 return
             case .stopAccepting, .none:
                 return
@@ -179,5 +247,20 @@ final class ServerCore: Sendable {
     /// libmicrohttpd's documentation of MHD_OPTION_ARRAY asks.
     private func option(_ name: MHD_OPTION, function: UnsafeMutableRawPointer, _ context: UnsafeMutableRawPointer) -> MHD_OptionItem {
         MHD_OptionItem(option: name, value: Int(bitPattern: function), ptr_value: context)
+    }
+}
+
+/// What the C callbacks of one daemon reach through their context pointer: the handler its
+/// requests go to, whether they arrive over TLS, and the server's shared state. The daemon holds
+/// a reference to it, and through it to the core, until it has stopped.
+final class DaemonContext: Sendable {
+    let core: ServerCore
+    let handler: HTTPHandler
+    let isTLS: Bool
+
+    init(core: ServerCore, handler: @escaping HTTPHandler, isTLS: Bool) {
+        self.core = core
+        self.handler = handler
+        self.isTLS = isTLS
     }
 }

@@ -12,20 +12,24 @@ let keepEscapes: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, Unsaf
 /// Called once the request line is read, before any header: creates the exchange.
 let requestBegan: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { context, uri, connection in
     guard let context, let connection else { return nil }
-    let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
-    core.inFlight.add(1, ordering: .relaxed)
+    let daemon = Unmanaged<DaemonContext>.fromOpaque(context).takeUnretainedValue()
+    daemon.core.inFlight.add(1, ordering: .relaxed)
     let target = uri.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) } ?? ""
-    let exchange = Exchange(connection: connection, rawTarget: target, server: core)
+    let exchange = Exchange(connection: connection, rawTarget: target, daemon: daemon)
     return Unmanaged.passRetained(exchange).toOpaque()
 }
 
-/// Called when a request ends, answered or not: logs it and releases the exchange.
+/// Called when a request ends, answered or not: sends a corked answer, logs it and releases the
+/// exchange. libmicrohttpd calls it before it closes the connection or reads the next request.
 let requestEnded: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_RequestTerminationCode) -> Void = { context, connection, slot, _ in
     if let connection { ReadDeadlines.startReading(connection) }
     guard let context, let slot, let pointer = slot.pointee else { return }
     slot.pointee = nil
-    let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
+    let core = Unmanaged<DaemonContext>.fromOpaque(context).takeUnretainedValue().core
     let exchange = Unmanaged<Exchange>.fromOpaque(pointer).takeRetainedValue()
+    if exchange.corked, let connection {
+        TLSRecordCork.uncork(connection, patience: Int(core.configuration.connectionTimeout))
+    }
     core.inFlight.subtract(1, ordering: .relaxed)
     if let startedAt = exchange.startedAt {
         let elapsed = ContinuousClock.now - startedAt
@@ -40,7 +44,7 @@ let requestEnded: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, Unsa
 /// and frees the closed connection's slot in the accept loop.
 let connectionChanged: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_ConnectionNotificationCode) -> Void = { context, connection, slot, code in
     guard let context, let connection, let slot else { return }
-    let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
+    let core = Unmanaged<DaemonContext>.fromOpaque(context).takeUnretainedValue().core
     switch code {
     case .CONNECTION_NOTIFY_STARTED:
         core.deadlines?.opened(connection, context: slot)

@@ -29,6 +29,9 @@ public struct ServerConfiguration: Sendable {
     /// One line per request on standard error.
     public var accessLog = true
     public var listenBacklog: Int32 = 1024
+    /// When set, the port speaks TLS with this identity; a connection that opens with plain
+    /// HTTP instead goes to the server's cleartext handler (see `HTTPServer`).
+    public var tls: TLSIdentity?
 
     public init() {}
 }

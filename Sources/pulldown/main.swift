@@ -40,12 +40,17 @@ do {
 
 let shownHost = configuration.server.host.contains(":") ? "[\(configuration.server.host)]" : configuration.server.host
 // Written straight to the descriptor: scripts wait for this line, so it must not sit in a buffer.
-FileHandle.standardOutput.write(Data("Listening on http://\(shownHost):\(application.port)\n".utf8))
+// With --https-port, plain HTTP's line first, then HTTPS's.
+var listening = [(application.httpsPort == application.port ? "https" : "http", application.port)]
+if let httpsPort = application.httpsPort, httpsPort != application.port { listening.append(("https", httpsPort)) }
+FileHandle.standardOutput.write(Data(listening.map { "Listening on \($0)://\(shownHost):\($1)\n" }.joined().utf8))
 let host = configuration.server.host
-let banner = StartupBanner.lines(host: host, port: application.port,
-                                 interfaceAddresses: StartupBanner.interfaceAddresses(forHost: host),
-                                 qrCode: configuration.qrCode, isTerminal: isatty(STDOUT_FILENO) == 1,
-                                 presenterToken: application.presenterToken)
+let https = application.httpsPort.map { StartupBanner.HTTPS(port: $0, trustPort: application.port) }
+var banner = application.certificateAuthority.map { StartupBanner.tlsLines($0, host: host, trustPort: application.port) } ?? []
+banner += StartupBanner.lines(host: host, port: application.port,
+                              interfaceAddresses: StartupBanner.interfaceAddresses(forHost: host),
+                              qrCode: configuration.qrCode, isTerminal: isatty(STDOUT_FILENO) == 1,
+                              presenterToken: application.presenterToken, https: https)
 if !banner.isEmpty { FileHandle.standardOutput.write(Data((banner.joined(separator: "\n") + "\n").utf8)) }
 
 var received: Int32 = 0
