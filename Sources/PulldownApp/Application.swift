@@ -52,7 +52,7 @@ public final class Application: Sendable {
             if let path = configuration.dataFile {
                 data = try DataFileImport.load(path, reset: configuration.resetStore, into: feed)
             } else if case let seeded = try feed.seedIfEmpty(count: configuration.seedCount),
-                      configuration.seedCount > 0 && seeded == 0 {
+                      configuration.seedGiven && configuration.seedCount > 0 && seeded == 0 {
                 // A seed fills an empty store only: say so rather than leave a user wondering.
                 let held = try feed.itemCount()
                 FileHandle.standardError.write(Data(("pulldown: the store already holds \(held) item\(held == 1 ? "" : "s"); "

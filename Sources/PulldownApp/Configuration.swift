@@ -11,6 +11,8 @@ public struct Configuration: Sendable {
     public var publicFolder = "Public"
     public var databasePath = "pulldown.sqlite"
     public var seedCount = 50
+    /// Whether `--seed` (or its variable) was given: only then is a seed that was not applied said.
+    public var seedGiven = false
     /// A file of the user's own items (`DataFile`), imported instead of the demo seed.
     public var dataFile: String?
     /// Empty the store (items and sessions) before importing `dataFile`.

@@ -58,7 +58,10 @@ extension ConfigurationParser {
             config.databasePath = value
         },
         .integer("--seed", "N", "demo items to create when the store is empty (default \(defaults.seedCount), 0 for none)",
-                 in: 0...10_000_000) { $0.seedCount = $1 },
+                 in: 0...10_000_000) { config, count in
+                     config.seedCount = count
+                     config.seedGiven = true
+                 },
         Option("--data", value: "FILE", help: "serve the items of this JSON or NDJSON file instead of demo items "
                + "(the demo generator is off then)") { config, value throws(UsageError) in
             guard !value.isEmpty else { throw UsageError(description: "--data needs a file") }

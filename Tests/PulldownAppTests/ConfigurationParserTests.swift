@@ -141,4 +141,10 @@ final class ConfigurationParserTests: XCTestCase {
         XCTAssertTrue(usageError(["--page-size", "5"], environment: ["PULLDOWN_PAGE_SIZE": "0"])
             .hasPrefix("PULLDOWN_PAGE_SIZE:"))
     }
+
+    func testASeedCountsAsGivenFromTheFlagOrTheVariableOnly() throws {
+        XCTAssertFalse(try ConfigurationParser.parse([]).seedGiven, "the default is no seed given")
+        XCTAssertTrue(try ConfigurationParser.parse(["--seed", "50"]).seedGiven)
+        XCTAssertTrue(try ConfigurationParser.parse([], environment: ["PULLDOWN_SEED": "7"]).seedGiven)
+    }
 }

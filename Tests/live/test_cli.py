@@ -68,8 +68,11 @@ class Running:
 def running(tmp_path):
     started = []
 
-    def start(*args, env=None, quiet=True):
-        base = ["--db", str(tmp_path / "feed.sqlite"), "--seed", "0", "--public", str(REPO / "Public")]
+    def start(*args, env=None, quiet=True, seed="0"):
+        """`seed=None` gives no --seed at all."""
+        base = ["--db", str(tmp_path / "feed.sqlite"), "--public", str(REPO / "Public")]
+        if seed is not None:
+            base += ["--seed", seed]
         if quiet:
             base.append("--quiet")
         server = Running([*base, *args], env or clean_env(), tmp_path)
@@ -263,3 +266,28 @@ def test_seed_on_a_store_that_holds_items_says_so_at_start(running):
     code, _, err = second.stop()
     assert code == 0
     assert "pulldown: the store already holds 95 items; --seed 15 was not applied\n" in err
+
+
+def seeded_once(running, count):
+    """The fixture's store, seeded with `count` items by a server that ran and stopped."""
+    first = running("--port", "0", seed=str(count))
+    assert first.first_line().startswith("Listening on")
+    assert first.stop()[0] == 0
+
+
+def test_a_restart_without_seed_says_nothing_about_it(running):
+    seeded_once(running, 20)
+    server = running("--port", "0", seed=None)
+    assert server.first_line().startswith("Listening on")
+    code, _, err = server.stop()
+    assert code == 0
+    assert "--seed" not in err and "not applied" not in err, err
+
+
+def test_a_seed_from_the_environment_counts_as_given(running):
+    seeded_once(running, 20)
+    server = running("--port", "0", seed=None, env=clean_env(PULLDOWN_SEED="7"))
+    assert server.first_line().startswith("Listening on")
+    code, _, err = server.stop()
+    assert code == 0
+    assert "pulldown: the store already holds 20 items; --seed 7 was not applied\n" in err, err
