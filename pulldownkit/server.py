@@ -38,9 +38,12 @@ def crash_markers(text):
 def start_server(folder, *args, db=None, seed=0, new_items_every=0, quiet=True, port=0, env=None, binary=None,
                  public=None):
     """Starts pulldown with its working directory and standard error file in `folder`, on
-    `db` (default: folder/feed.sqlite, a fresh store) and `public` (default: PUBLIC); `args` come last."""
+    `db` (default: folder/feed.sqlite, a fresh store) and `public` (default: PUBLIC); `args` come last.
+    `new_items_every=None` gives no --new-items-every at all."""
     base = ["--port", str(port), "--db", str(db or pathlib.Path(folder) / "feed.sqlite"),
-            "--seed", str(seed), "--new-items-every", str(new_items_every), "--public", str(public or PUBLIC)]
+            "--seed", str(seed), "--public", str(public or PUBLIC)]
+    if new_items_every is not None:
+        base += ["--new-items-every", str(new_items_every)]
     if quiet:
         base.append("--quiet")
     return Server([*base, *args], cwd=folder, env=env, binary=binary).start()

@@ -47,17 +47,10 @@ public final class Application: Sendable {
         guard let openAPI = OpenAPIDocument.response else {
             throw StartupError(description: "the OpenAPI document is missing from the program's resources")
         }
-        var data: DataFileImport.Loaded?
+        let origin = FeedOrigin(configuration)
+        let data: DataFileImport.Loaded?
         do {
-            if let path = configuration.dataFile {
-                data = try DataFileImport.load(path, reset: configuration.resetStore, into: feed)
-            } else if case let seeded = try feed.seedIfEmpty(count: configuration.seedCount),
-                      configuration.seedGiven && configuration.seedCount > 0 && seeded == 0 {
-                // A seed fills an empty store only: say so rather than leave a user wondering.
-                let held = try feed.itemCount()
-                FileHandle.standardError.write(Data(("pulldown: the store already holds \(held) item\(held == 1 ? "" : "s"); "
-                                                     + "--seed \(configuration.seedCount) was not applied\n").utf8))
-            }
+            data = try origin.fill(feed, reset: configuration.resetStore)
             try feed.expireIdleSessions()
         } catch let error as DataFileError {
             throw StartupError(description: error.description)
@@ -66,6 +59,9 @@ public final class Application: Sendable {
             // value as given could carry one.
             throw StartupError(description: "cannot prepare the database: \(error)")
         }
+        let watcher = configuration.watchData ? data.map { loaded in
+            DataFileWatcher(path: configuration.dataFile!, pictures: origin.pictures, mark: loaded.mark, feed: feed)
+        } : nil
 
         let live = LiveEvents(source: feed, settings: .init(
             maxStreams: configuration.maxStreams, heartbeatSeconds: configuration.heartbeatSeconds))
@@ -87,7 +83,8 @@ public final class Application: Sendable {
             ? DemoAccess(host: configuration.server.host, configured: configuration.demoToken) : nil
         let handler = Self.handler(feed: feed, tokens: tokens, staticFiles: staticFiles, openAPI: openAPI,
                                    live: live, demo: demo, demoSync: demoSync, demoAccess: access,
-                                   configuration: configuration, dataPictures: data?.pictures)
+                                   reset: DemoReset(feed: feed, origin: origin, watcher: watcher),
+                                   configuration: configuration, dataPictures: origin.pictures)
         var serverConfiguration = configuration.server
         // Streams get their own share of connections, so a full house of them never keeps
         // ordinary requests out.
@@ -97,15 +94,14 @@ public final class Application: Sendable {
             server = try HTTPServer(configuration: serverConfiguration, handler: handler)
         } catch {
             live.stop()
+            watcher?.cancel()
             throw StartupError(description: error.description)
         }
         self.feed = feed
         self.live = live
         self.presenterToken = access?.presenterToken
         self.maintenance = Maintenance(feed: feed, staticFiles: staticFiles, live: live)
-        watcher = configuration.watchData ? data.map { loaded in
-            DataFileWatcher(path: configuration.dataFile!, pictures: loaded.pictures, mark: loaded.mark, feed: feed)
-        } : nil
+        self.watcher = watcher
     }
 
     /// The port the server listens on.
@@ -122,18 +118,23 @@ public final class Application: Sendable {
         feed.compactStorage()
     }
 
-    /// The feed's settings; its generator's interval is the demo knob's.
+    /// The feed's settings; its generator's interval is the demo knob's, and `--seed` orders the
+    /// demo items it adds, so the same seed gives the same feed.
     private static func feedConfiguration(_ configuration: Configuration) -> FeedConfiguration {
         var feed = configuration.feed
         feed.newItemsEvery = startingKnobs(configuration).newItemsEvery
+        feed.demoSeed = UInt64(configuration.seedCount)
         return feed
     }
 
-    /// The demo knobs at start: with a data file, only the user's items, so no demo generator
-    /// unless `--new-items-every` asks for one (a PATCH of newItemsEvery can turn it on too).
+    /// The demo knobs at start: with a data file, only the user's items, and with `--seed 0`, the
+    /// empty feed, so no demo generator unless `--new-items-every` asks for one (a PATCH of
+    /// newItemsEvery can turn it on too).
     private static func startingKnobs(_ configuration: Configuration) -> DemoKnobs {
         var knobs = configuration.demo
-        if configuration.dataFile != nil && !configuration.newItemsEveryGiven { knobs.newItemsEvery = 0 }
+        if (configuration.dataFile != nil || configuration.seedCount == 0) && !configuration.newItemsEveryGiven {
+            knobs.newItemsEvery = 0
+        }
         return knobs
     }
 
@@ -143,7 +144,7 @@ public final class Application: Sendable {
     /// of the page.
     static func handler(feed: Feed, tokens: SessionTokens, staticFiles: StaticFiles, openAPI: HTTPResponse,
                         live: LiveEvents, demo: DemoControl, demoSync: DemoKnobsSync?, demoAccess: DemoAccess?,
-                        configuration: Configuration, dataPictures: DataPictures? = nil) -> HTTPHandler {
+                        reset: DemoReset, configuration: Configuration, dataPictures: DataPictures? = nil) -> HTTPHandler {
         let api = API(feed: feed, sessions: SessionResolver(tokens: tokens), pageSize: configuration.pageSize,
                       immutablePages: ImmutablePageCache(bytes: configuration.pageCacheBytes))
         let cors = CORS(allowedOrigins: Set(configuration.corsOrigins))
@@ -162,7 +163,7 @@ public final class Application: Sendable {
         let corsIfEnabled: [any HTTPMiddleware] = cors.isEnabled ? [cors] : []
         router.scope("/api", middleware: corsIfEnabled + [knobs], notFound: API.notFound)
         if let demoAccess {
-            DemoEndpoints(control: demo, items: DemoItems(feed: feed), sync: demoSync).addRoutes(to: &router)
+            DemoEndpoints(control: demo, items: DemoItems(feed: feed), reset: reset, sync: demoSync).addRoutes(to: &router)
             router.scope("/api/demo", middleware: corsIfEnabled + [demoAccess], notFound: API.notFound)
         }
         return router.handler

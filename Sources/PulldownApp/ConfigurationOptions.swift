@@ -67,7 +67,7 @@ extension ConfigurationParser {
             guard !value.isEmpty else { throw UsageError(description: "--data needs a file") }
             config.dataFile = value
         },
-        Option("--reset", value: nil, help: "with --data: empty the store (items and sessions) and import the file again",
+        Option("--reset", value: nil, help: "empty the store (items and sessions) and fill it again: with the demo seed, or with --data's file",
                hasVariable: false) { config, value throws(UsageError) in
             config.resetStore = try boolean(value, flag: "--reset")
         },

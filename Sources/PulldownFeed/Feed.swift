@@ -18,6 +18,8 @@ public final class Feed: Sendable {
     let refreshes: GroupCommit<RefreshRequest, RefreshResult>
     /// Group commit for `addItem(_:completion:)`.
     let posts: GroupCommit<Validation.Valid, Item>
+    /// Group commit for `addDemoItems(count:completion:)`.
+    let demoItems: GroupCommit<Int, [Item]>
     /// Coalesced checks of the newest id, on a shared store only.
     let sharedStoreCheck: SharedStoreCheck?
 
@@ -29,7 +31,8 @@ public final class Feed: Sendable {
         self.revision = revision
         let inserts = InsertReports(revision: revision, observers: InsertObservers())
         self.inserts = inserts
-        let generator = DemoGenerator(interval: configuration.newItemsEvery)
+        let generator = DemoGenerator(interval: configuration.newItemsEvery,
+                                      sequence: DemoSequence(seed: configuration.demoSeed))
         self.generator = generator
         // The group commits hold what a write needs, not the feed, so the two hold no cycle.
         // Refreshes and posts share one serial writer queue: they take the write lock in turn.
@@ -37,6 +40,16 @@ public final class Feed: Sendable {
         let refresher = Refresher(store: store, clock: clock, generator: generator, inserts: inserts)
         self.refreshes = GroupCommit(queue: writer, commit: refresher.commit)
         self.posts = GroupCommit(queue: writer, commit: Poster(store: store, clock: clock, inserts: inserts).commit)
+        self.demoItems = GroupCommit(queue: writer) { [store, clock] counts in
+            let items = try store.write { try generator.insertNext(counts.reduce(0, +), now: clock.now(), in: $0) }
+            if let newest = items.last?.id { inserts.inserted(upTo: newest) }
+            // Each request its own, in order, newest first.
+            var rest = items[...]
+            return counts.map { count in
+                defer { rest = rest.dropFirst(count) }
+                return Array(rest.prefix(count).reversed())
+            }
+        }
         self.sharedStoreCheck = store.isShared ? SharedStoreCheck { [store, revision] in
             let outcome = Result { try store.read { try $0.maxItemID() } }
             switch outcome {
@@ -48,6 +61,7 @@ public final class Feed: Sendable {
         // Another process sharing the store inserted: move the caches as if the insert were ours.
         // Registered before the first read, so no insert can fall between the read and the hook.
         store.observeForeignInserts { newest in inserts.foreignInserts(upTo: newest) }
+        store.observeForeignResets { newest in inserts.foreignReset(newest: newest) }
         // Best effort: if the store does not answer now, `newestID()` asks again later.
         if let newest = try? readNewestID() {
             _ = revision.merge(newest: newest)

@@ -1,13 +1,16 @@
 import Synchronization
 
 /// What the feed remembers between calls, so the API layer saves a query per request: a revision
-/// that moves with every insert, and the newest item id.
+/// that moves with every insert and reset, the newest item id, and a generation that moves with
+/// every reset.
 ///
-/// Both only move forward. Inserts are reported after they commit, so data read after seeing
-/// revision R is at least as new as R.
+/// The revision and the generation only move forward, and so does the newest id but for a reset.
+/// Inserts and resets are reported after they commit, so data read after seeing revision R (or
+/// generation G) is at least as new as R (or G).
 final class FeedRevision: Sendable {
     private struct State {
         var revision: UInt64 = 0
+        var generation: UInt64 = 0
         /// The largest item id, 0 for an empty feed; nil until read (or after inserts may have
         /// been missed).
         var newestID: Int64?
@@ -16,6 +19,8 @@ final class FeedRevision: Sendable {
     private let state = Mutex(State())
 
     var current: UInt64 { state.withLock { $0.revision } }
+
+    var generation: UInt64 { state.withLock { $0.generation } }
 
     /// The newest id as known (0: the feed is empty); nil when it must be read.
     var newestID: Int64? { state.withLock { $0.newestID } }
@@ -45,6 +50,16 @@ final class FeedRevision: Sendable {
             if let known = state.newestID, known >= newest { return }
             state.revision &+= 1
             state.newestID = newest
+        }
+    }
+
+    /// Records a committed reset that left `newest` (nil: an empty feed), or one that may have
+    /// been missed (`known` false): the newest id is read again then.
+    func noteReset(newest: Int64?, known: Bool = true) {
+        state.withLock { state in
+            state.revision &+= 1
+            state.generation &+= 1
+            state.newestID = known ? newest ?? 0 : nil
         }
     }
 

@@ -90,7 +90,7 @@ def test_the_document_is_valid_openapi_3_1(document):
 def test_the_document_lists_every_endpoint(document):
     assert set(document["paths"]) == {"/api/items", "/api/items/{id}", "/api/events", "/api/refresh",
                                       "/api/session", "/api/openapi.json", "/healthz", "/api/demo",
-                                      "/api/demo/faults", "/api/demo/items"}
+                                      "/api/demo/faults", "/api/demo/items", "/api/demo/reset"}
 
 
 def test_every_api_operation_documents_the_demo_knobs(document):
@@ -133,6 +133,7 @@ def test_a_demo_request_without_the_token_matches_the_document(start_server):
     contract.check("/api/demo", "GET", get(server, "/api/demo"))
     contract.check("/api/demo/faults", "POST", call(server, "POST", "/api/demo/faults", json={"on": "page"}))
     contract.check("/api/demo/items", "POST", call(server, "POST", "/api/demo/items"))
+    contract.check("/api/demo/reset", "POST", call(server, "POST", "/api/demo/reset"))
 
 
 def test_the_problem_schema_is_rfc_9457_with_invalid_params(document):
@@ -224,3 +225,16 @@ def test_demo_items_match_the_document(server, contract):
     path = "/api/demo/items"
     contract.check(path, "POST", call(server, "POST", path, json={"count": 2}))
     contract.check(path, "POST", call(server, "POST", path, json={"count": 0}))
+
+
+def test_demo_reset_matches_the_document(server, contract, tmp_path, start_server):
+    path = "/api/demo/reset"
+    contract.check(path, "POST", call(server, "POST", path))
+    contract.check(path, "POST", call(server, "POST", path, json={"count": 2}))
+    empty = start_server(seed="0")
+    assert contract.check(path, "POST", call(empty, "POST", path)).json() == {"itemCount": 0, "newestId": None}
+    data = tmp_path / "posts.json"
+    data.write_text('[{"title": "one"}]')
+    from_file = start_server("--data", str(data))
+    data.write_text("[")
+    contract.check(path, "POST", call(from_file, "POST", path))

@@ -5,6 +5,7 @@ import json
 import pytest
 
 from pulldownkit.client import get, post
+from pulldownkit.events import Stream
 from pulldownkit.server import PUBLIC
 from test_cli import assert_one_clear_line, run
 
@@ -60,10 +61,29 @@ def test_a_restart_with_the_same_file_keeps_sessions_and_posts(start_server, tmp
     assert get(again, "/api/session", headers={"X-Session-Id": session}).json()["refreshCount"] == 1
 
 
-def test_a_different_file_or_a_demo_store_is_refused_naming_reset_and_reset_imports(start_server, tmp_path):
-    start_server(seed="20").stop()
+def test_a_first_data_file_replaces_the_untouched_demo_feed(start_server, tmp_path):
+    # The README in order: `make run`, then `make run ARGS="--data my-posts.json"`.
+    demo = start_server(seed="20", new_items_every="0.2")
+    stream = Stream(demo)  # the generator adds demo items while someone watches: still the demo's
+    try:
+        stream.next_items()
+    finally:
+        stream.close()
+    session = post(demo, "/api/refresh").session
+    demo.stop()
+    path = write(tmp_path, "my-posts.json", json.dumps(POSTS))
+    server = start_server("--data", str(path))
+    assert titles(server) == ["Newest", "Middle", "Oldest"]
+    assert "pulldown: " + str(path) + " replaces the demo feed the store held" in server.stderr()
+    assert get(server, "/api/session", headers={"X-Session-Id": session}).json()["refreshCount"] == 0
+
+
+def test_a_store_with_posts_or_another_file_is_refused_naming_reset_and_reset_imports(start_server, tmp_path):
+    demo = start_server(seed="20")
+    assert post(demo, "/api/items", json={"title": "Posted"}).status == 201
+    demo.stop()
     path = write(tmp_path, "posts.json", json.dumps(POSTS))
-    assert_one_clear_line(start_with(tmp_path, "--data", str(path)), 1, "posts.json", "--reset")
+    assert_one_clear_line(start_with(tmp_path, "--data", str(path)), 1, "posts.json", "posted", "--reset")
     other = write(tmp_path, "other.json", '[{"title": "Other"}]')
     server = start_server("--data", str(path), "--reset")
     assert titles(server) == ["Newest", "Middle", "Oldest"]

@@ -58,7 +58,7 @@ OPERATIONS = [("GET", "/api/items"), ("HEAD", "/api/items"), ("POST", "/api/item
               ("GET", "/api/openapi.json"), ("GET", "/healthz"),
               ("GET", "/api/demo"), ("HEAD", "/api/demo"), ("PATCH", "/api/demo"),
               ("GET", "/api/demo/faults"), ("HEAD", "/api/demo/faults"), ("POST", "/api/demo/faults"),
-              ("DELETE", "/api/demo/faults"), ("POST", "/api/demo/items")]
+              ("DELETE", "/api/demo/faults"), ("POST", "/api/demo/items"), ("POST", "/api/demo/reset")]
 # Every knob back to its start-up value and no fault pending, so a generated patch (a ten-minute
 # delay, a fail rate of 1) or fault holds for its own case only.
 RESET_KNOBS = {"delayMs": None, "jitterMs": None, "failRate": None, "newItemsEvery": None}

@@ -35,7 +35,9 @@ extension API {
 
     /// A page other than the newest: kept ready if it can never change, else read.
     private func page(_ query: ItemsQuery) throws -> HTTPResponse {
-        if let kept = immutablePages.response(for: query) { return kept }
+        // Read before the page: a page kept under it is at least that new.
+        let generation = feed.generation
+        if let kept = immutablePages.response(for: query, generation: generation) { return kept }
         let page: ItemPage
         var newest: Int64?
         switch query.cursor {
@@ -53,7 +55,7 @@ extension API {
         }
         let immutable = PageCaching.isImmutable(query, page: page, newestID: newest)
         let built = pageResponse(page, query: query, immutable: immutable)
-        return immutable ? immutablePages.keep(built, for: query) : built
+        return immutable ? immutablePages.keep(built, for: query, generation: generation) : built
     }
 
     /// A page as JSON with its ETag, `Cache-Control` and `Link` headers.

@@ -31,10 +31,21 @@ enum PageCaching {
 
 /// Immutable pages as ready responses, the most recently used within a budget of bytes, so a
 /// hot deep page costs what the newest page costs.
+///
+/// Each is kept under the feed's generation it was read at (`Feed.generation`, read before the
+/// page), so a reset leaves every page of the old feed behind, never to be answered again (they
+/// age out as others come in).
 final class ImmutablePageCache: Sendable {
     struct Key: Hashable {
         let cursor: ItemsQuery.Cursor
         let limit: Int
+        let generation: UInt64
+
+        init(_ query: ItemsQuery, generation: UInt64) {
+            cursor = query.cursor
+            limit = query.limit
+            self.generation = generation
+        }
     }
 
     private let cache: Mutex<LRUCache<Key, HTTPResponse>>
@@ -44,17 +55,17 @@ final class ImmutablePageCache: Sendable {
         cache = Mutex(LRUCache(capacity: bytes))
     }
 
-    func response(for query: ItemsQuery) -> HTTPResponse? {
-        cache.withLock { $0.value(for: Key(cursor: query.cursor, limit: query.limit)) }
+    func response(for query: ItemsQuery, generation: UInt64) -> HTTPResponse? {
+        cache.withLock { $0.value(for: Key(query, generation: generation)) }
     }
 
-    /// Keeps `response`, prepared once, and returns that prepared response.
-    func keep(_ response: HTTPResponse, for query: ItemsQuery) -> HTTPResponse {
+    /// Keeps `response`, read at `generation`, prepared once, and returns that prepared response.
+    func keep(_ response: HTTPResponse, for query: ItemsQuery, generation: UInt64) -> HTTPResponse {
         guard cache.withLock({ $0.capacity }) > 0 else { return response }
         let prepared = HTTPResponse(prepared: PreparedResponse(response))
         // A prepared libmicrohttpd response holds its own copy of the body too.
         let cost = 2 * response.body.count + 512
-        cache.withLock { $0.insert(prepared, for: Key(cursor: query.cursor, limit: query.limit), cost: cost) }
+        cache.withLock { $0.insert(prepared, for: Key(query, generation: generation), cost: cost) }
         return prepared
     }
 

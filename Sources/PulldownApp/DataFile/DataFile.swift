@@ -110,8 +110,10 @@ final class DataFile: ImportSource {
     }
 
     static func refusal(fromAnotherFile: Bool) -> String {
-        let held = fromAnotherFile ? "items from a different data file" : "items that did not come from a data file (the demo seed or posts)"
-        return "the store already holds \(held); start with --reset to empty it and import this file"
+        fromAnotherFile
+            ? "the store already holds items from a different data file; start with --reset to empty it and import this file"
+            : "the store holds items posted to it (POST /api/items), not only the demo feed; "
+                + "start with --reset to delete them and import this file"
     }
 
     private static func name(_ role: EntryScanner.Value.Role) -> String {

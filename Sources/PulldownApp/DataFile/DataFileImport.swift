@@ -1,18 +1,16 @@
 import PulldownFeed
 
-/// `--data` at start-up: fills an empty store from the file (or, with `--reset`, any store);
-/// keeps a store already filled from it, adding the entries the file gained since (a file that
-/// still begins with exactly the bytes the store took in is the same file, grown: see
-/// `DataSourceMark`); refuses any other store with items.
+/// `--data` at start-up: fills an empty store from the file, and replaces the untouched demo feed
+/// (or, with `--reset`, anything); keeps a store already filled from it, adding the entries the
+/// file gained since (a file that still begins with exactly the bytes the store took in is the
+/// same file, grown: see `DataSourceMark`); refuses any other store with items.
 enum DataFileImport {
     struct Loaded {
-        let pictures: DataPictures
         /// What the store now remembers, where `--watch` goes on from.
         let mark: DataSourceMark
     }
 
-    static func load(_ path: String, reset: Bool, into feed: Feed) throws -> Loaded {
-        let pictures = DataPictures(dataFile: path)
+    static func load(_ path: String, pictures: DataPictures, reset: Bool, into feed: Feed) throws -> Loaded {
         let state: DataSourceState = reset ? .empty : try feed.dataSourceState()
         if state == .otherItems { throw DataFileError(path: path, DataFile.refusal(fromAnotherFile: false)) }
         let previous: DataSourceMark? = if case .filled(let mark) = state { mark } else { nil }
@@ -24,13 +22,17 @@ enum DataFileImport {
                     ErrorLog.write("\(path) grew since the store took it in: \(added) entr\(added == 1 ? "y" : "ies") added as the newest items")
                 }
             } else {
-                _ = try feed.importItems(from: file, reset: reset)
+                let replacing: ImportReplacing = reset ? .everything : state == .demo ? .demoFeed : .nothing
+                _ = try feed.importItems(from: file, replacing: replacing)
+                if replacing == .demoFeed {
+                    ErrorLog.write("\(path) replaces the demo feed the store held (nothing had been posted to it)")
+                }
             }
         } catch {
             throw file.describe(error) ?? error
         }
         feed.useDemoTemplates(templates(path, pictures: pictures))
-        return Loaded(pictures: pictures, mark: file.mark!)
+        return Loaded(mark: file.mark!)
     }
 
     /// The file's first entries (`DemoTemplates.maximumCount`), read from its start whatever

@@ -16,6 +16,8 @@ final class DataFileWatcher: Sendable {
     private let feed: Feed
     private let state: Mutex<(mark: DataSourceMark, watch: WatchState)>
     private let timer: Mutex<RepeatingTimer?> = Mutex(nil)
+    /// Where every look runs, one at a time.
+    private let queue = DispatchQueue(label: "pulldown.watch", qos: .utility)
 
     init(path: String, pictures: DataPictures, mark: DataSourceMark, feed: Feed) {
         self.path = path
@@ -23,7 +25,7 @@ final class DataFileWatcher: Sendable {
         self.feed = feed
         // No stamp yet: the first look reads the file, so a change made during start-up counts.
         state = Mutex((mark, WatchState(handled: nil)))
-        let timer = RepeatingTimer(every: Self.period, on: DispatchQueue(label: "pulldown.watch", qos: .utility)) { [weak self] in
+        let timer = RepeatingTimer(every: Self.period, on: queue) { [weak self] in
             self?.look()
         }
         self.timer.withLock { $0 = timer }
@@ -31,6 +33,15 @@ final class DataFileWatcher: Sendable {
 
     func cancel() {
         timer.withLock { $0?.cancel() }
+    }
+
+    /// Runs `refill`, which takes the file in anew (a reset), between two looks, and follows the
+    /// file from where it left the store.
+    func restart(_ refill: () throws -> DataSourceMark) throws {
+        try queue.sync {
+            let mark = try refill()
+            state.withLock { $0 = (mark, WatchState(handled: nil)) }
+        }
     }
 
     /// One look, on the watcher's own serial queue.

@@ -22,6 +22,11 @@ protocol FeedStore: AnyObject, Sendable {
     /// after a lost connection) and cached facts must be read again. Never called for inserts
     /// made through this store object; may be called on any thread.
     func observeForeignInserts(_ handler: @escaping @Sendable (Int64?) -> Void)
+    /// Calls `handler` after another process sharing the data reset the feed (see
+    /// `FeedStoreWriting.announceReset`), with the newest id it left (0: none), or with nil when
+    /// a reset may have been missed (as for `observeForeignInserts`). Never called for resets
+    /// made through this store object; may be called on any thread.
+    func observeForeignResets(_ handler: @escaping @Sendable (Int64?) -> Void)
     /// Gives disk space back after a large write, where the store has such a notion.
     func compact()
     /// True when other processes may write the same data (PostgreSQL): cached facts are then
@@ -33,6 +38,8 @@ protocol FeedStore: AnyObject, Sendable {
 extension FeedStore {
     func compact() {}
     var isShared: Bool { false }
+    /// One process owns the data: nobody else resets it.
+    func observeForeignResets(_ handler: @escaping @Sendable (Int64?) -> Void) {}
 }
 
 /// The reads a store offers inside `FeedStore.read` and `FeedStore.write`.
@@ -69,6 +76,9 @@ protocol FeedStoreWriting: FeedStoreReading {
     func insertItems(count: Int, _ make: (Int) -> ItemDraft) throws -> Int64?
     /// Deletes every item and session (`--reset`); ids handed out stay handed out.
     func deleteItemsAndSessions() throws
+    /// Tells the other processes sharing the data, once this transaction commits, that the feed
+    /// was reset (instead of telling them of its inserts); nothing to do where none can share it.
+    func announceReset() throws
     /// Creates or replaces the session's row.
     func saveSession(_ id: SessionID, _ record: SessionRecord) throws
     /// Deletes sessions with `lastActive` < `cutoff`; returns how many.
@@ -79,4 +89,6 @@ protocol FeedStoreWriting: FeedStoreReading {
     func setMeta(_ key: String, bytes value: [UInt8]) throws
     /// Stores `value` under `key` only if the key has no value yet.
     func insertMetaIfAbsent(_ key: String, bytes value: [UInt8]) throws
+    /// Removes whatever is kept under each of `keys`.
+    func deleteMeta(_ keys: [String]) throws
 }

@@ -3,6 +3,8 @@ final class PGTransaction: FeedStoreWriting, KeysetItemReading {
     let connection: PGConnection
     /// The largest id inserted in this transaction.
     private(set) var insertedUpTo: Int64?
+    /// Whether this transaction reset the feed: the other processes hear of that instead.
+    private(set) var resetsTheFeed = false
 
     /// Whether this transaction holds the insert lock.
     private var holdsInsertLock = false
@@ -95,6 +97,10 @@ final class PGTransaction: FeedStoreWriting, KeysetItemReading {
         try connection.execute("DELETE FROM items; DELETE FROM sessions")
     }
 
+    func announceReset() throws {
+        resetsTheFeed = true
+    }
+
     // MARK: Sessions
 
     private static let selectSession = "SELECT \(SessionRecord.storedColumns) FROM sessions WHERE id = $1::bytea"
@@ -152,5 +158,10 @@ final class PGTransaction: FeedStoreWriting, KeysetItemReading {
     func insertMetaIfAbsent(_ key: String, bytes value: [UInt8]) throws {
         try connection.query("INSERT INTO meta(key, bytes) VALUES ($1::text, $2::bytea) ON CONFLICT (key) DO NOTHING",
                              [.text(key), .bytes(value)])
+    }
+
+    func deleteMeta(_ keys: [String]) throws {
+        try connection.query("DELETE FROM meta WHERE key = ANY($1::text[])",
+                             [.text("{" + keys.map { "\"\($0)\"" }.joined(separator: ",") + "}")])
     }
 }

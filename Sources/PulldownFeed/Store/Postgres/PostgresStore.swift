@@ -42,6 +42,8 @@ final class PostgresStore: FeedStore {
     /// The lock every running instance holds shared, on its listening connection ("pullknob").
     static let runningLockKey: Int64 = 0x7075_6C6C_6B6E_6F62
     static let itemsChannel = "pulldown_items"
+    /// A reset, with the newest id it left (0: none).
+    static let resetChannel = "pulldown_reset"
     static let demoKnobsChannel = "pulldown_demo_knobs"
 
     /// Connects, creates or upgrades the schema, and starts listening for other processes' inserts.
@@ -57,7 +59,7 @@ final class PostgresStore: FeedStore {
             try PostgresSchema.migrate(first)
             self.location = settings.location
             self.pool = PGPool(settings: settings, first: first)
-            self.listener = try PGListener(settings: settings, channels: [Self.itemsChannel, Self.demoKnobsChannel],
+            self.listener = try PGListener(settings: settings, channels: [Self.itemsChannel, Self.resetChannel, Self.demoKnobsChannel],
                                            instance: instance)
         } catch {
             throw StoreError.opening(error, at: PGSettings.masked(url))
@@ -83,7 +85,10 @@ final class PostgresStore: FeedStore {
         try inTransaction { connection in
             let transaction = PGTransaction(connection: connection)
             let result = try body(transaction)
-            if let newest = transaction.insertedUpTo {
+            // A reset's inserts are the new feed: the others hear of the reset alone.
+            if transaction.resetsTheFeed {
+                try notify(Self.resetChannel, transaction.insertedUpTo ?? 0, on: connection)
+            } else if let newest = transaction.insertedUpTo {
                 try notify(Self.itemsChannel, newest, on: connection)
             }
             return result
@@ -133,6 +138,10 @@ final class PostgresStore: FeedStore {
 
     func observeForeignInserts(_ handler: @escaping @Sendable (Int64?) -> Void) {
         observe(Self.itemsChannel, handler)
+    }
+
+    func observeForeignResets(_ handler: @escaping @Sendable (Int64?) -> Void) {
+        observe(Self.resetChannel, handler)
     }
 
     /// Runs SQL text on a pooled connection; for tests and maintenance.

@@ -61,6 +61,9 @@ struct SQLiteTransaction: FeedStoreWriting, KeysetItemReading {
         try connection.execute("DELETE FROM items; DELETE FROM sessions")
     }
 
+    /// One process owns the file: nobody to tell.
+    func announceReset() throws {}
+
     // MARK: Sessions
 
     private static let selectSession = "SELECT \(SessionRecord.storedColumns) FROM sessions WHERE id = ?1"
@@ -142,6 +145,15 @@ struct SQLiteTransaction: FeedStoreWriting, KeysetItemReading {
             try statement.bind(1, key)
             try statement.bind(2, blob: value)
             try statement.step()
+        }
+    }
+
+    func deleteMeta(_ keys: [String]) throws {
+        for key in keys {
+            try connection.withStatement("DELETE FROM meta WHERE key = ?1") { statement in
+                try statement.bind(1, key)
+                try statement.step()
+            }
         }
     }
 }

@@ -1,0 +1,61 @@
+import Foundation
+import PulldownHTTP
+import Synchronization
+import XCTest
+@testable import PulldownApp
+@testable import PulldownFeed
+
+/// After a reset, nothing kept in memory answers for the old feed: the newest pages, the pages
+/// that can never change, and `/` all show the new one.
+final class ResetCachingTests: XCTestCase {
+    private var feed: Feed!
+    private var api: API!
+
+    override func setUpWithError() throws {
+        feed = Feed(store: try SQLiteStore(path: ":memory:"))
+        XCTAssertEqual(try feed.seedIfEmpty(count: 30), 30)
+        let tokens = try SessionTokens(store: SQLiteStore(path: ":memory:"))
+        api = API(feed: feed, sessions: SessionResolver(tokens: tokens), pageSize: 10,
+                  immutablePages: ImmutablePageCache(bytes: 1 << 20))
+    }
+
+    /// The ids `target` lists, and its `Cache-Control`.
+    private func page(_ target: String) throws -> (ids: [Int64], cacheControl: String?) {
+        let sent = Mutex<HTTPResponse?>(nil)
+        api.items(HTTPRequest(method: "GET", rawTarget: target)!, Responder { response in sent.withLock { $0 = response } })
+        let response = try XCTUnwrap(sent.withLock { $0 }, "answered at once on SQLite")
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+        let ids = (json["items"] as? [[String: Any]] ?? []).compactMap { ($0["id"] as? NSNumber)?.int64Value }
+        return (ids, response.headers["Cache-Control"])
+    }
+
+    func testPagesKeptInMemoryAreOfTheFeedAsItIsNow() throws {
+        XCTAssertEqual(try page("/api/items?limit=3").ids, [30, 29, 28])
+        let deep = try page("/api/items?limit=3&before=11")
+        XCTAssertEqual(deep.ids, [10, 9, 8])
+        XCTAssertEqual(deep.cacheControl, PageCaching.immutable, "kept ready in memory from now on")
+        XCTAssertEqual(try page("/api/items?limit=3&before=11").ids, [10, 9, 8])
+
+        XCTAssertEqual(try feed.resetToDemo(count: 15), 45)
+        XCTAssertEqual(try page("/api/items?limit=3").ids, [45, 44, 43])
+        XCTAssertEqual(try page("/api/items?limit=3&before=11").ids, [], "no id of the new feed is below 11")
+        XCTAssertEqual(try page("/api/items?limit=3&before=34").ids, [33, 32, 31])
+    }
+
+    func testTheHomePageShowsTheNewFeed() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pulldown-reset-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "<div id=feed><!--newest-page--></div>".write(to: folder.appendingPathComponent("index.html"),
+                                                         atomically: false, encoding: .utf8)
+        let home = HomePage(feed: feed, files: try StaticFiles(root: folder.path), pageSize: 1)
+        func body() -> String {
+            let sent = Mutex<HTTPResponse?>(nil)
+            home.respond(to: HTTPRequest(method: "GET", rawTarget: "/")!, Responder { response in sent.withLock { $0 = response } })
+            return String(decoding: sent.withLock { $0 }?.body ?? [], as: UTF8.self)
+        }
+        XCTAssertTrue(body().contains(#"data-id="30""#), body())
+        try feed.resetToDemo(count: 2)
+        XCTAssertTrue(body().contains(#"data-id="32""#), body())
+    }
+}
