@@ -59,9 +59,10 @@ public final class Application: Sendable {
             // value as given could carry one.
             throw StartupError(description: "cannot prepare the database: \(error)")
         }
-        let watcher = configuration.watchData ? data.map { loaded in
-            DataFileWatcher(path: configuration.dataFile!, pictures: origin.pictures, mark: loaded.mark, feed: feed)
-        } : nil
+        var watcher: DataFileWatcher?
+        if configuration.watchData, let file = origin.dataFile, let data {
+            watcher = DataFileWatcher(file, mark: data.mark, feed: feed)
+        }
 
         let live = LiveEvents(source: feed, settings: .init(
             maxStreams: configuration.maxStreams, heartbeatSeconds: configuration.heartbeatSeconds))
@@ -84,7 +85,7 @@ public final class Application: Sendable {
         let handler = Self.handler(feed: feed, tokens: tokens, staticFiles: staticFiles, openAPI: openAPI,
                                    live: live, demo: demo, demoSync: demoSync, demoAccess: access,
                                    reset: DemoReset(feed: feed, origin: origin, watcher: watcher),
-                                   configuration: configuration, dataPictures: origin.pictures)
+                                   configuration: configuration, dataPictures: origin.dataFile?.pictures)
         var serverConfiguration = configuration.server
         // Streams get their own share of connections, so a full house of them never keeps
         // ordinary requests out.

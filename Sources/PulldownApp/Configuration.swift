@@ -15,7 +15,9 @@ public struct Configuration: Sendable {
     public var seedGiven = false
     /// A file of the user's own items (`DataFile`), imported instead of the demo seed.
     public var dataFile: String?
-    /// Empty the store (items and sessions) before importing `dataFile`.
+    /// The member of a JSON object in `dataFile` that holds the items (json-server's `db.json`).
+    public var dataCollection: String?
+    /// Empty the store (items and sessions) and fill it again: the demo seed, or `dataFile`.
     public var resetStore = false
     /// Add the entries appended to `dataFile` while the server runs (`DataFileWatcher`).
     public var watchData = false

@@ -67,6 +67,11 @@ extension ConfigurationParser {
             guard !value.isEmpty else { throw UsageError(description: "--data needs a file") }
             config.dataFile = value
         },
+        Option("--collection", value: "NAME", help: "with --data: the member of a JSON object that holds the items "
+               + "(json-server's db.json: posts; default: items, else the first array of objects)") { config, value throws(UsageError) in
+            guard !value.isEmpty else { throw UsageError(description: "--collection needs a member name") }
+            config.dataCollection = value
+        },
         Option("--reset", value: nil, help: "empty the store (items and sessions) and fill it again: with the demo seed, or with --data's file",
                hasVariable: false) { config, value throws(UsageError) in
             config.resetStore = try boolean(value, flag: "--reset")

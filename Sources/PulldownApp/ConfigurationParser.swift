@@ -40,6 +40,9 @@ public enum ConfigurationParser {
             }
         }
         if config.watchData && config.dataFile == nil { throw UsageError(description: "--watch needs --data FILE") }
+        if config.dataCollection != nil && config.dataFile == nil {
+            throw UsageError(description: "--collection needs --data FILE")
+        }
         return config
     }
 

@@ -9,22 +9,19 @@ struct FeedOrigin: Sendable {
     /// Whether `--seed` was given: only then is a seed that was not applied said.
     let seedGiven: Bool
     /// nil: the demo seed.
-    let dataFile: String?
-    /// The pictures the data file names, served for as long as the server runs.
-    let pictures: DataPictures
+    let dataFile: DataFileReference?
 
     init(_ configuration: Configuration) {
         seedCount = configuration.seedCount
         seedGiven = configuration.seedGiven
-        dataFile = configuration.dataFile
-        pictures = DataPictures(dataFile: configuration.dataFile ?? "")
+        dataFile = configuration.dataFile.map { DataFileReference(path: $0, collection: configuration.dataCollection) }
     }
 
     /// Fills the feed: anew when `reset` (the demo seed, or the data file as it is now); else
     /// seeds an empty store or takes the data file in (see `DataFileImport`). Returns what the
     /// data file left, for `--watch`; nil without one.
     func fill(_ feed: Feed, reset: Bool) throws -> DataFileImport.Loaded? {
-        if let dataFile { return try DataFileImport.load(dataFile, pictures: pictures, reset: reset, into: feed) }
+        if let dataFile { return try DataFileImport.load(dataFile, reset: reset, into: feed) }
         if reset {
             try feed.resetToDemo(count: seedCount)
         } else if try feed.seedIfEmpty(count: seedCount) == 0, seedGiven && seedCount > 0 {

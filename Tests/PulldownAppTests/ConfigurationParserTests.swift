@@ -147,4 +147,10 @@ final class ConfigurationParserTests: XCTestCase {
         XCTAssertTrue(try ConfigurationParser.parse(["--seed", "50"]).seedGiven)
         XCTAssertTrue(try ConfigurationParser.parse([], environment: ["PULLDOWN_SEED": "7"]).seedGiven)
     }
+
+    func testACollectionIsOfADataFile() throws {
+        XCTAssertEqual(try ConfigurationParser.parse(["--data", "db.json", "--collection", "posts"]).dataCollection, "posts")
+        XCTAssertEqual(usageError(["--collection", "posts"]), "--collection needs --data FILE")
+        XCTAssertEqual(usageError(["--data", "db.json", "--collection", ""]), "--collection needs a member name")
+    }
 }

@@ -148,9 +148,89 @@ def test_relative_pictures_are_served_from_the_files_folder_under_one_route(star
         assert get(server, probe).status == 404, probe
 
 
-@pytest.mark.parametrize("relative", ["../outside.svg", "link.svg", "%2e%2e/outside.svg", "sub/../../outside.svg",
-                                      "missing.png", "notes.txt", "sub"])
-def test_a_relative_picture_that_leaves_the_folder_or_is_no_picture_is_refused(start_server, tmp_path, relative):
+@pytest.mark.parametrize("relative,why", [("../outside.svg", "leads out"), ("link.svg", "leads out"),
+                                          ("sub/../../outside.svg", "leads out"), ("../missing.svg", "leads out"),
+                                          ("notes.txt", "must be a picture file"), ("sub", "must be a picture file")])
+def test_a_relative_picture_that_leaves_the_folder_or_is_no_picture_is_refused(start_server, tmp_path, relative, why):
     folder = picture_folder(tmp_path)
     path = write(folder, "posts.json", json.dumps([{"title": "t", "avatar": relative}]))
-    assert_one_clear_line(start_with(tmp_path, "--data", str(path)), 1, "posts.json", "entry 0", "avatar", "inside")
+    assert_one_clear_line(start_with(tmp_path, "--data", str(path)), 1, "posts.json", "entry 0", "avatar", relative, why)
+
+
+@pytest.mark.parametrize("relative", ["missing.png", "sub/gone.jpg", "%2e%2e/outside.svg"])
+def test_a_missing_picture_is_called_missing(start_server, tmp_path, relative):
+    folder = picture_folder(tmp_path)
+    path = write(folder, "posts.json", json.dumps([{"title": "t", "image": {"url": relative, "width": 4, "height": 3}}]))
+    result = start_with(tmp_path, "--data", str(path))
+    assert_one_clear_line(result, 1, "posts.json", "entry 0", "image.url", relative, "missing")
+    assert "must be a picture" not in result.stderr
+
+
+# ---------------------------------------------------------------- other tools' files
+
+DB_JSON = {
+    "posts": [{"id": "1", "title": "a title", "views": 100}, {"id": 2, "title": "another title", "views": 200}],
+    "comments": [{"id": "1", "text": "a comment about post 1", "postId": "1"}],
+    "profile": {"name": "typicode"},
+}
+
+
+@pytest.mark.parametrize("indent", [2, None], ids=["pretty", "one-line"])
+def test_a_json_server_db_json_loads_as_it_is_keeping_each_entrys_id(start_server, tmp_path, indent):
+    path = write(tmp_path, "db.json", json.dumps(DB_JSON, indent=indent))
+    items = get(start_server("--data", str(path)), "/api/items").json()["items"]
+    assert [item["title"] for item in items] == ["a title", "another title"]
+    assert [item["sourceId"] for item in items] == ["1", 2], "kept exactly, string or number"
+    assert [item["id"] for item in items] == [2, 1], "the item's id is the server's"
+    assert [item["views"] for item in items] == [100, 200]
+
+
+def test_collection_names_the_array_to_import_and_a_large_other_one_is_no_trouble(start_server, tmp_path):
+    notes = [{"id": n, "title": f"note {n}", "text": "x" * 500} for n in range(4000)]  # 2 MB before the posts
+    path = write(tmp_path, "db.json", json.dumps({"notes": notes, "posts": DB_JSON["posts"]}, indent=2))
+    assert titles(start_server("--data", str(path), "--collection", "posts")) == ["a title", "another title"]
+    assert titles(start_server("--data", str(path), "--collection", "notes", "--reset"))[:2] == ["note 0", "note 1"]
+
+
+@pytest.mark.parametrize("content,args,fragments", [
+    (json.dumps(DB_JSON), ["--collection", "users"], ["db.json", "no member users", "--collection users"]),
+    (json.dumps({"profile": {"name": "x"}, "tags": ["a"]}, indent=2), [], ["db.json", "no array of items", "--collection"]),
+    (json.dumps({"posts": {"title": "x"}}), ["--collection", "posts"], ["db.json", "posts is not an array"]),
+    (json.dumps([{"title": "a"}]), ["--collection", "posts"], ["db.json", "--collection posts", "JSON array"]),
+], ids=["missing-member", "no-array", "not-an-array", "an-array-file"])
+def test_a_collection_that_is_not_there_is_one_clear_line(start_server, tmp_path, content, args, fragments):
+    path = write(tmp_path, "db.json", content)
+    assert_one_clear_line(start_with(tmp_path, "--data", str(path), *args), 1, *fragments)
+
+
+def test_collection_needs_data():
+    assert_one_clear_line(run("--collection", "posts"), 2, "--collection needs --data")
+
+
+@pytest.mark.parametrize("entry,fragments", [({"id": {"n": 1}, "title": "t"}, ["entry 0", "id", "string or an integer"]),
+                                             ({"id": 1, "sourceId": 2, "title": "t"}, ["entry 0", "sourceId"])])
+def test_an_id_that_cannot_be_kept_is_refused(start_server, tmp_path, entry, fragments):
+    path = write(tmp_path, "posts.json", json.dumps([entry]))
+    assert_one_clear_line(start_with(tmp_path, "--data", str(path)), 1, "posts.json", *fragments)
+
+
+@pytest.mark.parametrize("shape", ["array", "object", "ndjson"])
+def test_a_utf8_byte_order_mark_is_accepted(start_server, tmp_path, shape):
+    text = {"array": json.dumps(POSTS), "object": json.dumps({"items": POSTS}, indent=1),
+            "ndjson": "\n".join(json.dumps(p) for p in POSTS) + "\n"}[shape]
+    path = write(tmp_path, "posts.json", b"\xef\xbb\xbf" + text.encode())
+    assert titles(start_server("--data", str(path))) == ["Newest", "Middle", "Oldest"]
+
+
+@pytest.mark.parametrize("encoding,name", [("utf-16", "UTF-16 (little-endian)"), ("utf-16-le", "UTF-16 (little-endian)"),
+                                           ("utf-16-be", "UTF-16 (big-endian)"), ("utf-32", "UTF-32 (little-endian)")])
+def test_another_encoding_is_named(start_server, tmp_path, encoding, name):
+    path = write(tmp_path, "posts.json", json.dumps(POSTS).encode(encoding))
+    assert_one_clear_line(start_with(tmp_path, "--data", str(path)), 1, "posts.json", name, "UTF-8")
+
+
+@pytest.mark.parametrize("text,line", [("{\"title\": \"a\"},\n{\"title\": \"b\"},\n{\"title\": \"c\"}\n", 1),
+                                       ("{\"title\": \"a\"}\n{\"title\": \"b\"},\n", 2)], ids=["from-the-first", "later"])
+def test_ndjson_with_commas_at_line_ends_says_so(start_server, tmp_path, text, line):
+    path = write(tmp_path, "posts.ndjson", text)
+    assert_one_clear_line(start_with(tmp_path, "--data", str(path)), 1, "posts.ndjson", f"line {line}", "comma")

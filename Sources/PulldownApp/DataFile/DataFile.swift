@@ -2,8 +2,9 @@ import CJansson
 import Foundation
 import PulldownFeed
 
-/// A `--data` file as a source of items: a JSON array of items, an object with an `items` array,
-/// or one item object a line (NDJSON). Read as a stream (`DataFileReader`): each entry is parsed
+/// A `--data` file as a source of items: a JSON array of items, an object of collections (an
+/// `items` array, or json-server's `db.json`, whose first array of objects, or the one
+/// `--collection` names, holds the items), or one item object a line (NDJSON). Read as a stream (`DataFileReader`): each entry is parsed
 /// by Jansson on its own, as request bodies are (strict JSON, UTF-8 checked, repeated names
 /// refused), so memory stays bounded whatever the size of the file; only where each entry lies
 /// is kept, to read it again when the feed stores it.
@@ -11,8 +12,10 @@ import PulldownFeed
 /// Any problem is a `DataFileError` naming the file and where: the line and column for malformed
 /// JSON, the entry and the field otherwise.
 final class DataFile: ImportSource {
-    let path: String
-    let pictures: DataPictures
+    let reference: DataFileReference
+    var path: String { reference.path }
+    private var pictures: DataPictures { reference.pictures }
+    private var collection: String? { reference.collection }
     private let start: EntryScanner.Checkpoint
     private let startDigest: [UInt8]?
     /// false under `--watch`: an entry still being written at the end is left for later, and a
@@ -31,10 +34,10 @@ final class DataFile: ImportSource {
     static let itemFields = ["title", "body", "author", "createdAt"]
 
     /// The file from its start, or past what the store took in from it (`mark`).
-    init(path: String, pictures: DataPictures, after mark: DataSourceMark?, strict: Bool = true) throws(DataFileError) {
-        self.path = path
-        self.pictures = pictures
+    init(_ reference: DataFileReference, after mark: DataSourceMark?, strict: Bool = true) throws(DataFileError) {
+        self.reference = reference
         self.strict = strict
+        let path = reference.path
         if let mark {
             guard let checkpoint = EntryScanner.Checkpoint(resume: mark.resume) else {
                 throw DataFileError.diverged(path)
@@ -42,7 +45,7 @@ final class DataFile: ImportSource {
             start = checkpoint
             startDigest = mark.digest
         } else {
-            start = EntryScanner.Checkpoint(shape: try Self.shape(of: path))
+            start = EntryScanner.Checkpoint(shape: try Self.shape(of: path, collection: reference.collection))
             startDigest = nil
         }
     }
@@ -53,7 +56,7 @@ final class DataFile: ImportSource {
         places.removeAll()
         let progress: DataFileReader.Progress
         do {
-            progress = try DataFileReader(path: path).read(from: start, digest: startDigest, strict: strict) { value in
+            progress = try DataFileReader(path: path, collection: collection).read(from: start, digest: startDigest, strict: strict) { value in
                 current = value
                 guard let item = try decode(value.bytes, at: value) else { return }
                 try body(item)
@@ -95,6 +98,11 @@ final class DataFile: ImportSource {
             return DataFileError(path: path, "\(place(current)): \(first)")
         case ImportError.storeHoldsOtherItems(let fromAnotherFile):
             return DataFileError(path: path, Self.refusal(fromAnotherFile: fromAnotherFile), diverged: fromAnotherFile)
+        case EntryScanner.Failure.noCollection(let wanted?):
+            return DataFileError(path: path, "the object has no member \(wanted) holding an array of items (--collection \(wanted))")
+        case EntryScanner.Failure.noCollection(nil):
+            return DataFileError(path: path, "the object has no array of items: no items member, and no member holding an "
+                                 + "array of objects (name the one to import with --collection NAME)")
         case EntryScanner.Failure.malformed(let position, let reason):
             return DataFileError(path: path, "line \(position.line), column \(position.column): malformed JSON: \(reason)")
         case EntryScanner.Failure.tooLarge(let role, let field, let position):
@@ -130,20 +138,29 @@ final class DataFile: ImportSource {
         shape == .lines ? "entry \(index) (line \(line))" : "entry \(index)"
     }
 
-    /// The file's shape, from its first line (`ShapeProbe`).
-    private static func shape(of path: String) throws(DataFileError) -> EntryScanner.Shape {
+    /// The file's shape, from its first line (`ShapeProbe`), or why it has none.
+    private static func shape(of path: String, collection: String?) throws(DataFileError) -> EntryScanner.Shape {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw DataFileError(path: path, "cannot be read: \(String(cString: strerror(errno)))")
         }
         defer { try? handle.close() }
-        var probe = ShapeProbe()
+        var probe = ShapeProbe(collection: collection)
+        var first = true
         while probe.verdict == .undecided {
             let chunk = handle.readData(ofLength: DataFileReader.chunkBytes)
+            if first, let encoding = ShapeProbe.encoding(of: Array(chunk.prefix(4))) {
+                throw DataFileError(path: path, "the file is \(encoding), not UTF-8: save it as UTF-8, as JSON files are")
+            }
+            first = false
             if chunk.isEmpty { probe.finish() }
             chunk.withUnsafeBytes { probe.feed($0.bindMemory(to: UInt8.self)) }
         }
         guard case .shape(let shape) = probe.verdict else {
-            throw DataFileError(path: path, "line 1: not a JSON array of items, an object with an items array, or one item object a line")
+            throw DataFileError(path: path, "line 1: not a JSON array of items, an object of collections (an items array, "
+                                + "or a db.json of arrays), or one item object a line")
+        }
+        if let collection, shape != .items {
+            throw DataFileError(path: path, "--collection \(collection) names a member of an object, but the file is a JSON array")
         }
         return shape
     }
@@ -157,6 +174,10 @@ final class DataFile: ImportSource {
         }
         guard let parsed else {
             let start = value?.start ?? EntryScanner.Position()
+            if shape == .lines, Self.endsWithAComma(bytes) {
+                throw DataFileError(path: path, "line \(start.line): NDJSON has one object a line and nothing after it: remove "
+                                    + "the comma at the end of each line (or make the file a JSON array: [ … ])")
+            }
             let line = start.line + Int(error.line) - 1
             let column = error.line == 1 ? start.column - 1 + Int(error.column) : Int(error.column)
             throw DataFileError(path: path, "line \(line), column \(column): malformed JSON: \(JSONBody.text(of: error))")
@@ -165,11 +186,39 @@ final class DataFile: ImportSource {
         if let value, case .member = value.role { return nil }
         guard parsed.pointee.type == JSON_OBJECT else { throw DataFileError(path: path, "\(place(value)): must be a JSON object") }
         if let refused = pictures.resolve(in: parsed) {
-            throw DataFileError(path: path, "\(place(value)): \(refused) \(DataPictures.reason)")
+            throw DataFileError(path: path, "\(place(value)): \(refused.field) \(refused.reason)")
         }
         return try DataEntry.item(parsed) { problem throws(DataFileError) in
             throw DataFileError(path: path, "\(place(value)): \(problem)")
         }
+    }
+}
+
+/// The data file the command line names (`--data`, `--collection`), with the table of the
+/// pictures it names, which the server serves for as long as it runs.
+struct DataFileReference: Sendable {
+    let path: String
+    /// The member of an object that holds the items; nil: `items`, else the first array of objects.
+    let collection: String?
+    let pictures: DataPictures
+
+    init(path: String, collection: String? = nil) {
+        self.path = path
+        self.collection = collection
+        pictures = DataPictures(dataFile: path)
+    }
+}
+
+extension DataFile {
+    /// Whether `line` is one JSON value followed by a comma: NDJSON written as a list.
+    static func endsWithAComma(_ line: [UInt8]) -> Bool {
+        guard line.last == UInt8(ascii: ",") else { return false }
+        var error = json_error_t()
+        let parsed = line.dropLast().withUnsafeBytes { raw in
+            json_loadb(raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count, Int(JSON_DECODE_ANY), &error)
+        }
+        defer { parsed.map { json_decref($0) } }
+        return parsed != nil
     }
 }
 

@@ -10,11 +10,12 @@ enum DataFileImport {
         let mark: DataSourceMark
     }
 
-    static func load(_ path: String, pictures: DataPictures, reset: Bool, into feed: Feed) throws -> Loaded {
+    static func load(_ reference: DataFileReference, reset: Bool, into feed: Feed) throws -> Loaded {
+        let path = reference.path
         let state: DataSourceState = reset ? .empty : try feed.dataSourceState()
         if state == .otherItems { throw DataFileError(path: path, DataFile.refusal(fromAnotherFile: false)) }
         let previous: DataSourceMark? = if case .filled(let mark) = state { mark } else { nil }
-        let file = try DataFile(path: path, pictures: pictures, after: previous)
+        let file = try DataFile(reference, after: previous)
         do {
             if let previous {
                 let added = try feed.appendItems(from: file, after: previous)
@@ -31,16 +32,16 @@ enum DataFileImport {
         } catch {
             throw file.describe(error) ?? error
         }
-        feed.useDemoTemplates(templates(path, pictures: pictures))
+        feed.useDemoTemplates(templates(reference))
         return Loaded(mark: file.mark!)
     }
 
     /// The file's first entries (`DemoTemplates.maximumCount`), read from its start whatever
     /// the store took in, for demo items in their shape.
-    private static func templates(_ path: String, pictures: DataPictures) -> [NewItem] {
+    private static func templates(_ reference: DataFileReference) -> [NewItem] {
         struct Enough: Error {}
         var items: [NewItem] = []
-        guard let file = try? DataFile(path: path, pictures: pictures, after: nil, strict: false) else { return [] }
+        guard let file = try? DataFile(reference, after: nil, strict: false) else { return [] }
         _ = try? file.forEachEntry { entry in
             items.append(entry.new)
             if items.count == DemoTemplates.maximumCount { throw Enough() }

@@ -24,6 +24,8 @@ struct DataFileReader {
     }
 
     let path: String
+    /// `--collection` (see `EntryScanner`).
+    var collection: String? = nil
 
     /// Reads on from `start` (whose bytes must hash to `digest`), each entry to `each`. `strict`:
     /// the end of the file must end the document (a start-up import); otherwise an entry still
@@ -34,7 +36,7 @@ struct DataFileReader {
         guard descriptor >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
         defer { close(descriptor) }
         var hash = ContentHash()
-        var scanner = EntryScanner(start)
+        var scanner = EntryScanner(start, collection: collection)
         var progress = Progress(checkpoint: start, digest: hash.digest())
         let prefixEnd = start.position.offset
         if prefixEnd == 0, let expected, expected != progress.digest { throw .prefixDiffers }

@@ -11,17 +11,16 @@ import Synchronization
 final class DataFileWatcher: Sendable {
     static let period = 0.25
 
-    private let path: String
-    private let pictures: DataPictures
+    private let file: DataFileReference
+    private var path: String { file.path }
     private let feed: Feed
     private let state: Mutex<(mark: DataSourceMark, watch: WatchState)>
     private let timer: Mutex<RepeatingTimer?> = Mutex(nil)
     /// Where every look runs, one at a time.
     private let queue = DispatchQueue(label: "pulldown.watch", qos: .utility)
 
-    init(path: String, pictures: DataPictures, mark: DataSourceMark, feed: Feed) {
-        self.path = path
-        self.pictures = pictures
+    init(_ file: DataFileReference, mark: DataSourceMark, feed: Feed) {
+        self.file = file
         self.feed = feed
         // No stamp yet: the first look reads the file, so a change made during start-up counts.
         state = Mutex((mark, WatchState(handled: nil)))
@@ -60,7 +59,7 @@ final class DataFileWatcher: Sendable {
     private func read(after mark: DataSourceMark) -> (WatchState.Outcome, DataSourceMark?) {
         let file: DataFile
         do {
-            file = try DataFile(path: path, pictures: pictures, after: mark, strict: false)
+            file = try DataFile(self.file, after: mark, strict: false)
             let added = try feed.appendItems(from: file, after: mark)
             let problem = file.stopped?.failure.map { failure in
                 (file.describe(failure)?.description ?? "\(failure)")
