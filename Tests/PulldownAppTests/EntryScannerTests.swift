@@ -101,7 +101,8 @@ final class EntryScannerTests: XCTestCase {
         _ = first.withUnsafeBufferPointer { scanner.scan($0) }
         let checkpoint = scanner.checkpoint
         XCTAssertEqual(checkpoint.entries, 1)
-        XCTAssertEqual(EntryScanner.Checkpoint(resume: checkpoint.resume), checkpoint)
+        let taken = TakenIn(chain: [1], checkpoint: checkpoint, bytes: Array(repeating: 7, count: 32))
+        XCTAssertEqual(TakenIn(taken.mark), taken, "the mark reads back")
         var resumed = EntryScanner(checkpoint)
         let grown = Array(#", {"b":2}]"#.utf8)
         let scanned = grown.withUnsafeBufferPointer { resumed.scan($0) }

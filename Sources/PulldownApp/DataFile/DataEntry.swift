@@ -65,18 +65,3 @@ enum RFC3339 {
         return formatter
     }
 }
-
-extension EntryScanner.Checkpoint {
-    /// As the store keeps it (`DataSourceMark.resume`): `shape offset line column entries`.
-    var resume: [UInt8] {
-        Array("\(shape.rawValue) \(position.offset) \(position.line) \(position.column) \(entries)".utf8)
-    }
-
-    init?(resume: [UInt8]) {
-        let parts = String(decoding: resume, as: UTF8.self).split(separator: " ")
-        guard parts.count == 5, let shape = EntryScanner.Shape(rawValue: String(parts[0])),
-              let offset = Int64(parts[1]), let line = Int(parts[2]), let column = Int(parts[3]),
-              let entries = Int(parts[4]), offset >= 0, line >= 1, column >= 0, entries >= 0 else { return nil }
-        self.init(shape: shape, position: .init(offset: offset, line: line, column: column), entries: entries)
-    }
-}

@@ -16,8 +16,10 @@ final class DataFile: ImportSource {
     var path: String { reference.path }
     private var pictures: DataPictures { reference.pictures }
     private var collection: String? { reference.collection }
-    private let start: EntryScanner.Checkpoint
-    private let startDigest: [UInt8]?
+    /// What the store took in from the file before, if anything.
+    private let previous: TakenIn?
+    /// The file's shape as read last.
+    private(set) var shape: EntryScanner.Shape
     /// false under `--watch`: an entry still being written at the end is left for later, and a
     /// bad entry stops the reading there (`failure`) instead of failing it.
     private let strict: Bool
@@ -37,39 +39,75 @@ final class DataFile: ImportSource {
     init(_ reference: DataFileReference, after mark: DataSourceMark?, strict: Bool = true) throws(DataFileError) {
         self.reference = reference
         self.strict = strict
-        let path = reference.path
         if let mark {
-            guard let checkpoint = EntryScanner.Checkpoint(resume: mark.resume) else {
-                throw DataFileError.diverged(path)
-            }
-            start = checkpoint
-            startDigest = mark.digest
+            guard let taken = TakenIn(mark) else { throw DataFileError.diverged(reference.path) }
+            previous = taken
+            shape = taken.checkpoint.shape
         } else {
-            start = EntryScanner.Checkpoint(shape: try Self.shape(of: path, collection: reference.collection))
-            startDigest = nil
+            previous = nil
+            shape = try Self.shape(of: reference.path, collection: reference.collection)
         }
     }
 
-    var shape: EntryScanner.Shape { start.shape }
-
+    /// Hands on each entry past what the store took in. The file is the one the store took in
+    /// when its entries up to there say the same, however they are written: when its bytes up
+    /// to there are unchanged, they are not read again; otherwise the file is read from its
+    /// start and those entries compared by their canonical forms (`EntryChain`).
     func forEachEntry(_ body: (ImportedItem) throws -> Void) throws -> DataSourceMark {
+        if let previous, let chain = previous.chain {
+            do {
+                return try read(from: previous.checkpoint, bytes: previous.bytes, chain: chain, body)
+            } catch DataFileReader.Problem.prefixDiffers {
+                // Written again, perhaps only differently: compare the entries themselves.
+            }
+        }
+        guard let previous else { return try read(from: .init(shape: shape), body) }
+        shape = try Self.shape(of: path, collection: collection)
+        return try read(from: .init(shape: shape), matching: previous, body)
+    }
+
+    /// Reads from `checkpoint` (whose bytes hash to `bytes`, the entries before it chained to
+    /// `chain`), each entry to `body`, but for the first ones that must match `previous`.
+    private func read(from checkpoint: EntryScanner.Checkpoint, bytes: [UInt8]? = nil, chain start: [UInt8]? = nil,
+                      matching previous: TakenIn? = nil, _ body: (ImportedItem) throws -> Void) throws -> DataSourceMark {
         places.removeAll()
+        var chain = EntryChain(digest: start)
+        let taken = previous?.checkpoint.entries ?? 0
+        var matched = taken == 0
         let progress: DataFileReader.Progress
         do {
-            progress = try DataFileReader(path: path, collection: collection).read(from: start, digest: startDigest, strict: strict) { value in
+            progress = try DataFileReader(path: path, collection: collection).read(from: checkpoint, digest: bytes, strict: strict) { value, digestToHere in
                 current = value
-                guard let item = try decode(value.bytes, at: value) else { return }
+                if case .entry(let index) = value.role, index < taken {
+                    let parsed = try parse(value.bytes, at: value)
+                    defer { json_decref(parsed) }
+                    chain.add(EntryChain.canonical(parsed))
+                    if index == taken - 1 {
+                        // The file is the same so far: by its entries, or (a mark of before) by its bytes.
+                        guard previous?.chain.map({ $0 == chain.digest }) ?? (digestToHere() == previous?.bytes) else {
+                            throw DataFileError.diverged(path)
+                        }
+                        matched = true
+                    }
+                    return
+                }
+                guard let (item, canonical) = try decode(value.bytes, at: value) else { return }
                 try body(item)
+                chain.add(canonical)
                 places.append((value.start.offset, Int32(value.end.offset - value.start.offset), Int32(value.start.line)))
             }
-        } catch .prefixDiffers {
-            throw DataFileError.diverged(path)
         } catch .unreadable(let reason) {
             throw DataFileError(path: path, "cannot be read: \(reason)")
+        } catch .prefixDiffers {
+            // For `forEachEntry`, which reads the entries themselves then.
+            throw DataFileReader.Problem.prefixDiffers
         }
         stopped = progress
+        if let failure = progress.failure as? DataFileError, failure.diverged { throw failure }
         if let failure = progress.failure, strict { throw describe(failure) ?? failure }
-        let mark = DataSourceMark(digest: progress.digest, resume: progress.checkpoint.resume)
+        // Fewer entries than the store took in: one was removed (or, under --watch, is being written).
+        guard matched else { throw DataFileError.diverged(path) }
+        let mark = TakenIn(chain: chain.digest, checkpoint: progress.checkpoint, bytes: progress.digest).mark
         self.mark = mark
         return mark
     }
@@ -81,7 +119,7 @@ final class DataFile: ImportSource {
             let place = places[number]
             try handle.seek(toOffset: UInt64(place.offset))
             let bytes = Array(try handle.read(upToCount: Int(place.length)) ?? Data())
-            guard bytes.count == Int(place.length), let item = try decode(bytes, at: nil) else {
+            guard bytes.count == Int(place.length), let (item, _) = try decode(bytes, at: nil) else {
                 throw DataFileError(path: path, "changed while it was being imported")
             }
             return item
@@ -165,9 +203,8 @@ final class DataFile: ImportSource {
         return shape
     }
 
-    /// The entry in `bytes` (read at `value`, nil when read again), or nil for another member
-    /// of the `items` object, which needs only to be JSON.
-    private func decode(_ bytes: [UInt8], at value: EntryScanner.Value?) throws(DataFileError) -> ImportedItem? {
+    /// The value in `bytes` (read at `value`, nil when read again), parsed: the caller's to decref.
+    private func parse(_ bytes: [UInt8], at value: EntryScanner.Value?) throws(DataFileError) -> UnsafeMutablePointer<json_t> {
         var error = json_error_t()
         let parsed = bytes.withUnsafeBytes { raw in
             json_loadb(raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count, Int(JSON_REJECT_DUPLICATES | JSON_DECODE_ANY), &error)
@@ -182,15 +219,25 @@ final class DataFile: ImportSource {
             let column = error.line == 1 ? start.column - 1 + Int(error.column) : Int(error.column)
             throw DataFileError(path: path, "line \(line), column \(column): malformed JSON: \(JSONBody.text(of: error))")
         }
+        return parsed
+    }
+
+    /// The entry in `bytes` (read at `value`, nil when read again) and its canonical form, or
+    /// nil for another member of an object, which needs only to be JSON.
+    private func decode(_ bytes: [UInt8], at value: EntryScanner.Value?) throws(DataFileError) -> (ImportedItem, [UInt8])? {
+        let parsed = try parse(bytes, at: value)
         defer { json_decref(parsed) }
         if let value, case .member = value.role { return nil }
         guard parsed.pointee.type == JSON_OBJECT else { throw DataFileError(path: path, "\(place(value)): must be a JSON object") }
+        // Before its pictures are resolved and its id moved: as the file says it.
+        let canonical = value == nil ? [] : EntryChain.canonical(parsed)
         if let refused = pictures.resolve(in: parsed) {
             throw DataFileError(path: path, "\(place(value)): \(refused.field) \(refused.reason)")
         }
-        return try DataEntry.item(parsed) { problem throws(DataFileError) in
+        let item = try DataEntry.item(parsed) { problem throws(DataFileError) in
             throw DataFileError(path: path, "\(place(value)): \(problem)")
         }
+        return (item, canonical)
     }
 }
 
