@@ -14,6 +14,8 @@ public final class Application: Sendable {
     /// The token `/api/demo` needs, for the presenter's URL; nil when it needs none (loopback
     /// only) or is not served.
     public let presenterToken: String?
+    /// What the feed held at start and where from, to say after `Listening on` (`ServingLine`).
+    public let servingLine: String
 
     /// Why the application could not start: a message for standard error (exit code 1).
     public struct StartupError: Error, CustomStringConvertible {
@@ -52,6 +54,9 @@ public final class Application: Sendable {
         do {
             data = try origin.fill(feed, reset: configuration.resetStore)
             try feed.expireIdleSessions()
+            servingLine = ServingLine.text(state: try feed.dataSourceState(), count: try feed.itemCount(),
+                                           dataFile: configuration.dataFile,
+                                           store: FeedStores.describe(configuration.databasePath))
         } catch let error as DataFileError {
             throw StartupError(description: error.description)
         } catch {

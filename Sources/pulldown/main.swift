@@ -39,8 +39,10 @@ do {
 }
 
 let shownHost = configuration.server.host.contains(":") ? "[\(configuration.server.host)]" : configuration.server.host
-// Written straight to the descriptor: scripts wait for this line, so it must not sit in a buffer.
+// Written straight to the descriptor: scripts wait for this line, so it must not sit in a buffer,
+// and it comes first.
 FileHandle.standardOutput.write(Data("Listening on http://\(shownHost):\(application.port)\n".utf8))
+FileHandle.standardOutput.write(Data((application.servingLine + "\n").utf8))
 let host = configuration.server.host
 let banner = StartupBanner.lines(host: host, port: application.port,
                                  interfaceAddresses: StartupBanner.interfaceAddresses(forHost: host),

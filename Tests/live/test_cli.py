@@ -79,6 +79,7 @@ def running(tmp_path):
         started.append(server)
         return server
 
+    start.folder = tmp_path
     yield start
     for server in started:
         server.stop()
@@ -192,7 +193,7 @@ def test_bad_host_is_a_runtime_error(tmp_path):
 
 # ---------------------------------------------------------------- listening
 
-def test_port_0_prints_exactly_one_listening_line(running):
+def test_port_0_prints_exactly_one_listening_line_first_then_what_it_serves(running):
     server = running("--port", "0")
     line = server.first_line()
     match = re.fullmatch(r"Listening on http://127\.0\.0\.1:(\d+)\n", line)
@@ -204,7 +205,7 @@ def test_port_0_prints_exactly_one_listening_line(running):
         assert sock.recv(12) == b"HTTP/1.1 200"
     code, rest, err = server.stop()
     assert code == 0
-    assert rest == "", "nothing else on stdout"
+    assert rest == f"Serving an empty feed from {running.folder / 'feed.sqlite'}\n", "nothing else on stdout"
 
 
 def test_port_from_the_environment_is_used(running):

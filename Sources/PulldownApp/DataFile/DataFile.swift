@@ -31,6 +31,9 @@ final class DataFile: ImportSource {
     private(set) var stopped: DataFileReader.Progress?
     /// What it returned: the store's new mark once the entries are in.
     private(set) var mark: DataSourceMark?
+    /// Where a long import shows how far it got (start-up on a terminal).
+    var progressLine: ImportProgressLine?
+    private var stored = 0
 
     /// The fields of an entry the feed reads; any other is the item's own (`UserFields`).
     static let itemFields = ["title", "body", "author", "createdAt"]
@@ -78,6 +81,7 @@ final class DataFile: ImportSource {
         do {
             progress = try DataFileReader(path: path, collection: collection).read(from: checkpoint, digest: bytes, strict: strict) { value, digestToHere in
                 current = value
+                if case .entry(let index) = value.role { progressLine?.read(index + 1, upTo: value.end.offset) }
                 if case .entry(let index) = value.role, index < taken {
                     let parsed = try parse(value.bytes, at: value)
                     defer { json_decref(parsed) }
@@ -115,6 +119,8 @@ final class DataFile: ImportSource {
     func entries(at numbers: [Int]) throws -> [ImportedItem] {
         let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
         defer { try? handle.close() }
+        progressLine?.stored(stored, of: places.count)
+        stored += numbers.count
         return try numbers.map { number in
             let place = places[number]
             try handle.seek(toOffset: UInt64(place.offset))

@@ -16,6 +16,8 @@ enum DataFileImport {
         if state == .otherItems { throw DataFileError(path: path, DataFile.refusal(fromAnotherFile: false)) }
         let previous: DataSourceMark? = if case .filled(let mark) = state { mark } else { nil }
         let file = try DataFile(reference, after: previous)
+        let progress = ImportProgressLine.forImport(of: path)
+        file.progressLine = progress
         do {
             if let previous {
                 let added = try feed.appendItems(from: file, after: previous)
@@ -30,8 +32,10 @@ enum DataFileImport {
                 }
             }
         } catch {
+            progress?.clear()
             throw file.describe(error) ?? error
         }
+        progress?.finish()
         feed.useDemoTemplates(templates(reference))
         return Loaded(mark: file.mark!)
     }
