@@ -27,7 +27,7 @@ struct FeedOrigin: Sendable {
         } else if try feed.seedIfEmpty(count: seedCount) == 0, seedGiven && seedCount > 0 {
             // A seed fills an empty store only: say so rather than leave a user wondering.
             let held = try feed.itemCount()
-            ErrorLog.write("the store already holds \(held) item\(held == 1 ? "" : "s"); --seed \(seedCount) was not applied")
+            ErrorLog.write("the store already holds \(held) item\(held == 1 ? "" : "s"); --seed \(seedCount) was not applied (--reset applies it)")
         }
         return nil
     }

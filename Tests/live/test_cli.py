@@ -266,7 +266,7 @@ def test_seed_on_a_store_that_holds_items_says_so_at_start(running):
     assert second.first_line().startswith("Listening on")
     code, _, err = second.stop()
     assert code == 0
-    assert "pulldown: the store already holds 95 items; --seed 15 was not applied\n" in err
+    assert "pulldown: the store already holds 95 items; --seed 15 was not applied (--reset applies it)\n" in err
 
 
 def seeded_once(running, count):
@@ -291,4 +291,4 @@ def test_a_seed_from_the_environment_counts_as_given(running):
     assert server.first_line().startswith("Listening on")
     code, _, err = server.stop()
     assert code == 0
-    assert "pulldown: the store already holds 20 items; --seed 7 was not applied\n" in err, err
+    assert "pulldown: the store already holds 20 items; --seed 7 was not applied (--reset applies it)\n" in err, err
