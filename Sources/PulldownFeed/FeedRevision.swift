@@ -10,17 +10,18 @@ import Synchronization
 final class FeedRevision: Sendable {
     private struct State {
         var revision: UInt64 = 0
-        var generation: UInt64 = 0
         /// The largest item id, 0 for an empty feed; nil until read (or after inserts may have
         /// been missed).
         var newestID: Int64?
     }
 
     private let state = Mutex(State())
+    /// Apart from `state`: read by every page that could be kept, it costs no lock.
+    private let generations = Atomic<UInt64>(0)
 
     var current: UInt64 { state.withLock { $0.revision } }
 
-    var generation: UInt64 { state.withLock { $0.generation } }
+    var generation: UInt64 { generations.load(ordering: .acquiring) }
 
     /// The newest id as known (0: the feed is empty); nil when it must be read.
     var newestID: Int64? { state.withLock { $0.newestID } }
@@ -58,9 +59,9 @@ final class FeedRevision: Sendable {
     func noteReset(newest: Int64?, known: Bool = true) {
         state.withLock { state in
             state.revision &+= 1
-            state.generation &+= 1
             state.newestID = known ? newest ?? 0 : nil
         }
+        generations.add(1, ordering: .releasing)
     }
 
     /// Records that a shared store did not answer its check: the revision moves, so that nothing
