@@ -82,6 +82,23 @@ class Server(Process):
         self.port = int(port)
         return self
 
+    def stdout_so_far(self):
+        """What the server printed on standard output after `Listening on` that is there to read
+        now, without waiting: what the reader of that line holds in its buffer, then the pipe."""
+        stdout = self.process.stdout
+        # Not blocking, so that an empty buffer and an empty pipe read as nothing rather than wait.
+        os.set_blocking(stdout.fileno(), False)
+        try:
+            text = stdout.read1(65536) or b""
+            while select.select([stdout], [], [], 0)[0]:
+                chunk = os.read(stdout.fileno(), 65536)
+                if not chunk:
+                    break
+                text += chunk
+        finally:
+            os.set_blocking(stdout.fileno(), True)
+        return text.decode(errors="replace")
+
     def release(self):
         super().release()
         self._stderr.close()

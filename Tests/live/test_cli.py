@@ -203,9 +203,10 @@ def test_port_0_prints_exactly_one_listening_line_first_then_what_it_serves(runn
     with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
         sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         assert sock.recv(12) == b"HTTP/1.1 200"
+    assert server.process.stdout.readline().decode() == f"Serving an empty feed from {running.folder / 'feed.sqlite'}\n"
     code, rest, err = server.stop()
     assert code == 0
-    assert rest == f"Serving an empty feed from {running.folder / 'feed.sqlite'}\n", "nothing else on stdout"
+    assert rest == "", "nothing else on stdout"
 
 
 def test_port_from_the_environment_is_used(running):

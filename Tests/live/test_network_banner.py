@@ -179,20 +179,8 @@ def test_with_the_demo_api_off_the_qr_code_is_the_first_network_url(start_server
 
 def printed_so_far(server):
     """What the server printed after `Listening on` (or after `banner`'s last line) that is there
-    to read now: what the reader of the first line holds in its buffer, and what waits in the pipe."""
-    stdout = server.process.stdout
-    # Not blocking, so that an empty buffer and an empty pipe read as nothing rather than wait.
-    os.set_blocking(stdout.fileno(), False)
-    try:
-        text = stdout.read1(65536) or b""
-        while select.select([stdout], [], [], 0)[0]:
-            chunk = os.read(stdout.fileno(), 65536)
-            if not chunk:
-                break
-            text += chunk
-    finally:
-        os.set_blocking(stdout.fileno(), True)
-    return getattr(server, "banner_rest", "") + text.decode()
+    to read now."""
+    return getattr(server, "banner_rest", "") + server.stdout_so_far()
 
 
 def test_on_loopback_it_prints_no_network_url_even_with_qr(start_server):
