@@ -145,3 +145,13 @@ def test_a_restart_compares_entries_not_bytes(start_server, tmp_path):
     # An entry that says something else is an edit, however it is written.
     path.write_text(saved_again([{"title": "one", "likes": 2, "tags": ["a", "b"]}] + entries[1:] + [{"title": "three"}]))
     assert_one_clear_line(start_with(tmp_path, "--data", str(path), "--db", str(db)), 1, "posts.ndjson", "--reset")
+
+
+def test_a_mistake_in_an_entry_already_taken_in_is_said_where_it_is(start_server, tmp_path):
+    path = write(tmp_path, "posts.ndjson", ndjson(FIRST))
+    server = start_server("--data", str(path), "--watch")
+    path.write_text('{"title": "one", "likes": 1,}\n' + ndjson(FIRST[1:]))
+    line = wait_until(lambda: [l for l in server.stderr().splitlines() if "malformed JSON" in l])
+    assert len(line) == 1 and "posts.ndjson: line 1, column" in line[0], server.stderr()
+    assert "edited or removed" not in server.stderr()
+    assert titles(server) == ["one", "two"]

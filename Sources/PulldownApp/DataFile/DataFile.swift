@@ -4,10 +4,10 @@ import PulldownFeed
 
 /// A `--data` file as a source of items: a JSON array of items, an object of collections (an
 /// `items` array, or json-server's `db.json`, whose first array of objects, or the one
-/// `--collection` names, holds the items), or one item object a line (NDJSON). Read as a stream (`DataFileReader`): each entry is parsed
-/// by Jansson on its own, as request bodies are (strict JSON, UTF-8 checked, repeated names
-/// refused), so memory stays bounded whatever the size of the file; only where each entry lies
-/// is kept, to read it again when the feed stores it.
+/// `--collection` names, holds the items), or one item object a line (NDJSON). Read as a stream
+/// (`DataFileReader`): each entry is parsed by Jansson on its own, as request bodies are (strict
+/// JSON, UTF-8 checked, repeated names refused), so memory stays bounded whatever the size of the
+/// file; only where each entry lies is kept, to read it again when the feed stores it.
 ///
 /// Any problem is a `DataFileError` naming the file and where: the line and column for malformed
 /// JSON, the entry and the field otherwise.
@@ -108,7 +108,9 @@ final class DataFile: ImportSource {
         }
         stopped = progress
         if let failure = progress.failure as? DataFileError, failure.diverged { throw failure }
-        if let failure = progress.failure, strict { throw describe(failure) ?? failure }
+        // Under --watch a bad entry stops the reading and is said, unless it is one the store took
+        // in: then there is nothing to go on from.
+        if let failure = progress.failure, strict || !matched { throw describe(failure) ?? failure }
         // Fewer entries than the store took in: one was removed (or, under --watch, is being written).
         guard matched else { throw DataFileError.diverged(path) }
         let mark = TakenIn(chain: chain.digest, checkpoint: progress.checkpoint, bytes: progress.digest).mark
