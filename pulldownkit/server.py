@@ -38,9 +38,12 @@ def crash_markers(text):
 def start_server(folder, *args, db=None, seed=0, new_items_every=0, quiet=True, port=0, env=None, binary=None,
                  public=None):
     """Starts pulldown with its working directory and standard error file in `folder`, on
-    `db` (default: folder/feed.sqlite, a fresh store) and `public` (default: PUBLIC); `args` come last."""
+    `db` (default: folder/feed.sqlite, a fresh store) and `public` (default: PUBLIC); `args` come last.
+    `new_items_every=None` gives no --new-items-every at all."""
     base = ["--port", str(port), "--db", str(db or pathlib.Path(folder) / "feed.sqlite"),
-            "--seed", str(seed), "--new-items-every", str(new_items_every), "--public", str(public or PUBLIC)]
+            "--seed", str(seed), "--public", str(public or PUBLIC)]
+    if new_items_every is not None:
+        base += ["--new-items-every", str(new_items_every)]
     if quiet:
         base.append("--quiet")
     return Server([*base, *args], cwd=folder, env=env, binary=binary).start()
@@ -80,6 +83,23 @@ class Server(Process):
         self.host, port = self.url.split("://", 1)[1].rsplit(":", 1)
         self.port = int(port)
         return self
+
+    def stdout_so_far(self):
+        """What the server printed on standard output after `Listening on` that is there to read
+        now, without waiting: what the reader of that line holds in its buffer, then the pipe."""
+        stdout = self.process.stdout
+        # Not blocking, so that an empty buffer and an empty pipe read as nothing rather than wait.
+        os.set_blocking(stdout.fileno(), False)
+        try:
+            text = stdout.read1(65536) or b""
+            while select.select([stdout], [], [], 0)[0]:
+                chunk = os.read(stdout.fileno(), 65536)
+                if not chunk:
+                    break
+                text += chunk
+        finally:
+            os.set_blocking(stdout.fileno(), True)
+        return text.decode(errors="replace")
 
     def release(self):
         super().release()

@@ -20,6 +20,8 @@ public final class Application: Sendable {
     /// The token `/api/demo` needs, for the presenter's URL; nil when it needs none (loopback
     /// only) or is not served.
     public let presenterToken: String?
+    /// What the feed held at start and where from, to say after `Listening on` (`ServingLine`).
+    public let servingLine: String
 
     /// Why the application could not start: a message for standard error (exit code 1).
     public struct StartupError: Error, CustomStringConvertible {
@@ -53,24 +55,24 @@ public final class Application: Sendable {
         guard let openAPI = OpenAPIDocument.response else {
             throw StartupError(description: "the OpenAPI document is missing from the program's resources")
         }
-        var data: DataFileImport.Loaded?
+        let origin = FeedOrigin(configuration)
+        let data: DataFileImport.Loaded?
         do {
-            if let path = configuration.dataFile {
-                data = try DataFileImport.load(path, reset: configuration.resetStore, into: feed)
-            } else if case let seeded = try feed.seedIfEmpty(count: configuration.seedCount),
-                      configuration.seedCount > 0 && seeded == 0 {
-                // A seed fills an empty store only: say so rather than leave a user wondering.
-                let held = try feed.itemCount()
-                FileHandle.standardError.write(Data(("pulldown: the store already holds \(held) item\(held == 1 ? "" : "s"); "
-                                                     + "--seed \(configuration.seedCount) was not applied\n").utf8))
-            }
+            data = try origin.fill(feed, reset: configuration.resetStore)
             try feed.expireIdleSessions()
+            servingLine = ServingLine.text(state: try feed.dataSourceState(), count: try feed.itemCount(),
+                                           dataFile: configuration.dataFile,
+                                           store: FeedStores.describe(configuration.databasePath))
         } catch let error as DataFileError {
             throw StartupError(description: error.description)
         } catch {
             // The store's error names the database itself, with any password masked; the --db
             // value as given could carry one.
             throw StartupError(description: "cannot prepare the database: \(error)")
+        }
+        var watcher: DataFileWatcher?
+        if configuration.watchData, let file = origin.dataFile, let data {
+            watcher = DataFileWatcher(file, mark: data.mark, feed: feed)
         }
 
         let live = LiveEvents(source: feed, settings: .init(
@@ -96,12 +98,14 @@ public final class Application: Sendable {
             ca = configuration.https ? try TLSSetup.open(configuration, environment: ProcessInfo.processInfo.environment) : nil
         } catch {
             live.stop()
+            watcher?.cancel()
             throw error
         }
         let trust = TrustRoutes(ca: ca, files: staticFiles)
         let handler = Self.handler(feed: feed, tokens: tokens, staticFiles: staticFiles, openAPI: openAPI,
                                    live: live, demo: demo, demoSync: demoSync, demoAccess: access,
-                                   configuration: configuration, dataPictures: data?.pictures, trust: trust)
+                                   reset: DemoReset(feed: feed, origin: origin, watcher: watcher),
+                                   configuration: configuration, dataPictures: origin.dataFile?.pictures, trust: trust)
         var serverConfiguration = configuration.server
         // Streams get their own share of connections, so a full house of them never keeps
         // ordinary requests out.
@@ -112,6 +116,7 @@ public final class Application: Sendable {
                                                            httpsPort: configuration.httpsPort)
         } catch {
             live.stop()
+            watcher?.cancel()
             throw StartupError(description: error.description)
         }
         self.certificateAuthority = ca
@@ -119,9 +124,7 @@ public final class Application: Sendable {
         self.live = live
         self.presenterToken = access?.presenterToken
         self.maintenance = Maintenance(feed: feed, staticFiles: staticFiles, live: live)
-        watcher = configuration.watchData ? data.map { loaded in
-            DataFileWatcher(path: configuration.dataFile!, pictures: loaded.pictures, mark: loaded.mark, feed: feed)
-        } : nil
+        self.watcher = watcher
     }
 
     /// The servers: without `--https`, one plain; with `--https` alone, one on TLS whose plain
@@ -163,18 +166,23 @@ public final class Application: Sendable {
         feed.compactStorage()
     }
 
-    /// The feed's settings; its generator's interval is the demo knob's.
+    /// The feed's settings; its generator's interval is the demo knob's, and `--seed` orders the
+    /// demo items it adds, so the same seed gives the same feed.
     private static func feedConfiguration(_ configuration: Configuration) -> FeedConfiguration {
         var feed = configuration.feed
         feed.newItemsEvery = startingKnobs(configuration).newItemsEvery
+        feed.demoSeed = UInt64(configuration.seedCount)
         return feed
     }
 
-    /// The demo knobs at start: with a data file, only the user's items, so no demo generator
-    /// unless `--new-items-every` asks for one (a PATCH of newItemsEvery can turn it on too).
+    /// The demo knobs at start: with a data file, only the user's items, and with `--seed 0`, the
+    /// empty feed, so no demo generator unless `--new-items-every` asks for one (a PATCH of
+    /// newItemsEvery can turn it on too).
     private static func startingKnobs(_ configuration: Configuration) -> DemoKnobs {
         var knobs = configuration.demo
-        if configuration.dataFile != nil && !configuration.newItemsEveryGiven { knobs.newItemsEvery = 0 }
+        if (configuration.dataFile != nil || configuration.seedCount == 0) && !configuration.newItemsEveryGiven {
+            knobs.newItemsEvery = 0
+        }
         return knobs
     }
 
@@ -184,7 +192,8 @@ public final class Application: Sendable {
     /// `/` with the newest page in it; everything else is a file of the page.
     static func handler(feed: Feed, tokens: SessionTokens, staticFiles: StaticFiles, openAPI: HTTPResponse,
                         live: LiveEvents, demo: DemoControl, demoSync: DemoKnobsSync?, demoAccess: DemoAccess?,
-                        configuration: Configuration, dataPictures: DataPictures? = nil, trust: TrustRoutes? = nil) -> HTTPHandler {
+                        reset: DemoReset, configuration: Configuration, dataPictures: DataPictures? = nil,
+                        trust: TrustRoutes? = nil) -> HTTPHandler {
         let api = API(feed: feed, sessions: SessionResolver(tokens: tokens), pageSize: configuration.pageSize,
                       immutablePages: ImmutablePageCache(bytes: configuration.pageCacheBytes))
         let cors = CORS(allowedOrigins: Set(configuration.corsOrigins))
@@ -204,7 +213,7 @@ public final class Application: Sendable {
         let corsIfEnabled: [any HTTPMiddleware] = cors.isEnabled ? [cors] : []
         router.scope("/api", middleware: corsIfEnabled + [knobs], notFound: API.notFound)
         if let demoAccess {
-            DemoEndpoints(control: demo, items: DemoItems(feed: feed), sync: demoSync).addRoutes(to: &router)
+            DemoEndpoints(control: demo, items: DemoItems(feed: feed), reset: reset, sync: demoSync).addRoutes(to: &router)
             router.scope("/api/demo", middleware: corsIfEnabled + [demoAccess], notFound: API.notFound)
         }
         return router.handler

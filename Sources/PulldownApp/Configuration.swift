@@ -11,9 +11,13 @@ public struct Configuration: Sendable {
     public var publicFolder = "Public"
     public var databasePath = "pulldown.sqlite"
     public var seedCount = 50
+    /// Whether `--seed` (or its variable) was given: only then is a seed that was not applied said.
+    public var seedGiven = false
     /// A file of the user's own items (`DataFile`), imported instead of the demo seed.
     public var dataFile: String?
-    /// Empty the store (items and sessions) before importing `dataFile`.
+    /// The member of a JSON object in `dataFile` that holds the items (json-server's `db.json`).
+    public var dataCollection: String?
+    /// Empty the store (items and sessions) and fill it again: the demo seed, or `dataFile`.
     public var resetStore = false
     /// Add the entries appended to `dataFile` while the server runs (`DataFileWatcher`).
     public var watchData = false

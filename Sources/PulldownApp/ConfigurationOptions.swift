@@ -58,13 +58,21 @@ extension ConfigurationParser {
             config.databasePath = value
         },
         .integer("--seed", "N", "demo items to create when the store is empty (default \(defaults.seedCount), 0 for none)",
-                 in: 0...10_000_000) { $0.seedCount = $1 },
+                 in: 0...10_000_000) { config, count in
+                     config.seedCount = count
+                     config.seedGiven = true
+                 },
         Option("--data", value: "FILE", help: "serve the items of this JSON or NDJSON file instead of demo items "
                + "(the demo generator is off then)") { config, value throws(UsageError) in
             guard !value.isEmpty else { throw UsageError(description: "--data needs a file") }
             config.dataFile = value
         },
-        Option("--reset", value: nil, help: "with --data: empty the store (items and sessions) and import the file again",
+        Option("--collection", value: "NAME", help: "with --data: the member of a JSON object that holds the items "
+               + "(json-server's db.json: posts; default: items, else the first array of objects)") { config, value throws(UsageError) in
+            guard !value.isEmpty else { throw UsageError(description: "--collection needs a member name") }
+            config.dataCollection = value
+        },
+        Option("--reset", value: nil, help: "empty the store (items and sessions) and fill it again: with the demo seed, or with --data's file",
                hasVariable: false) { config, value throws(UsageError) in
             config.resetStore = try boolean(value, flag: "--reset")
         },

@@ -40,6 +40,9 @@ public enum ConfigurationParser {
             }
         }
         if config.watchData && config.dataFile == nil { throw UsageError(description: "--watch needs --data FILE") }
+        if config.dataCollection != nil && config.dataFile == nil {
+            throw UsageError(description: "--collection needs --data FILE")
+        }
         if let httpsPort = config.httpsPort, httpsPort != 0, httpsPort == config.server.port {
             throw UsageError(description: "--https-port must differ from --port (\(httpsPort)); for HTTPS on one port, --https alone")
         }

@@ -6,8 +6,15 @@ struct SplitMix64: RandomNumberGenerator {
         state = seed
     }
 
+    /// The generator `seed` gives after `position` draws: its state moves by a constant each time.
+    init(seed: UInt64, position: UInt64) {
+        state = seed &+ position &* Self.step
+    }
+
+    private static let step: UInt64 = 0x9E37_79B9_7F4A_7C15
+
     mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
+        state &+= Self.step
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB

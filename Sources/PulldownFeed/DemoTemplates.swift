@@ -12,14 +12,6 @@ public final class DemoTemplates: Sendable {
         templates.withLock { $0 = Array(items.prefix(Self.maximumCount)) }
     }
 
-    /// Demo item `number` as it is posted.
-    func item(number: Int64) -> NewItem {
-        if let template = template(number) { return template }
-        let text = DemoContent.text(number: number)
-        return NewItem(title: text.title, body: text.body, author: text.author,
-                       userFields: DemoPictures.userFields(number: number, author: text.author))
-    }
-
     /// Demo item `number` as it is stored, made `createdAt`.
     func draft(number: Int64, createdAt: Int64) -> ItemDraft {
         // Templates passed these checks when the file was imported; stored as a post would be.
@@ -43,8 +35,10 @@ extension Feed {
         generator.templates.use(items)
     }
 
-    /// Demo item `number`: the same item for the same number, as long as the templates stay.
-    public func demoItem(number: Int64) -> NewItem {
-        generator.templates.item(number: number)
+    /// Adds the next `count` items of the demo sequence (`DemoSequence`) now, in one
+    /// transaction; `completion` gets them newest first (or the failure) later, on the writer
+    /// queue. Requests that arrive together are committed together, in order.
+    public func addDemoItems(count: Int, completion: @escaping @Sendable (Result<[Item], any Error>) -> Void) {
+        demoItems.submit(count, completion: completion)
     }
 }

@@ -46,9 +46,30 @@ public enum ImportError: Error, Equatable {
 /// What the store holds, as far as a data file is concerned.
 public enum DataSourceState: Sendable, Equatable {
     case empty
-    /// Items that came from no data file (the demo seed, posts).
+    /// The demo feed and nothing else (seeded, generated, or added by the demo API).
+    case demo
+    /// Items that came from no data file, posts among them.
     case otherItems
     case filled(DataSourceMark)
+
+    /// What `store` holds.
+    static func read(from store: any FeedStoreReading) throws -> DataSourceState {
+        guard let newest = try store.maxItemID() else { return .empty }
+        if let digest = try store.metaBytes(MetaKey.dataSource) {
+            return .filled(DataSourceMark(digest: digest, resume: try store.metaBytes(MetaKey.dataSourceResume) ?? []))
+        }
+        return Int64(try store.metaDouble(MetaKey.demoFeedThrough) ?? 0) == newest ? .demo : .otherItems
+    }
+}
+
+/// What an import may replace, in the store it fills.
+public enum ImportReplacing: Sendable {
+    /// Nothing: the store must be empty.
+    case nothing
+    /// The demo feed, untouched: a first `--data` on a store that `make run` seeded.
+    case demoFeed
+    /// Whatever the store holds (`--reset`).
+    case everything
 }
 
 extension Feed {
@@ -56,11 +77,7 @@ extension Feed {
     static let importBatch = 1000
 
     public func dataSourceState() throws -> DataSourceState {
-        try store.read { store in
-            guard try store.maxItemID() != nil else { return .empty }
-            guard let digest = try store.metaBytes(MetaKey.dataSource) else { return .otherItems }
-            return .filled(DataSourceMark(digest: digest, resume: try store.metaBytes(MetaKey.dataSourceResume) ?? []))
-        }
+        try store.read { try DataSourceState.read(from: $0) }
     }
 
     /// Fills the store from a data file's entries, in one transaction: all of them or none;
@@ -68,9 +85,10 @@ extension Feed {
     ///
     /// Entries with `createdAt` are placed by it (the newest is the newest item); an entry
     /// without one is placed by its position, the file's first entry the newest, just now, each
-    /// next one a second older. A store with items is refused, unless `reset`, which empties it
-    /// and renews its identity first (`write(resetting:_:)`); a store filled from the same file is `appendItems`' case.
-    public func importItems(from source: any ImportSource, reset: Bool) throws -> Int {
+    /// next one a second older. A store with items is refused, unless `replacing` allows what it
+    /// holds: then the import is a reset (`reset(unless:refill:)`), which empties the store and
+    /// renews its identity first (a store filled from the same file is `appendItems`' case).
+    public func importItems(from source: any ImportSource, replacing: ImportReplacing) throws -> Int {
         let now = Int64(clock.now().timeIntervalSince1970.rounded(.down))
         // Only the time of each entry is kept: 16 bytes an entry.
         var times: [(time: Int64, number: Int32)] = []
@@ -80,16 +98,30 @@ extension Feed {
         }
         // Oldest first, so ids grow with time; equal times keep the file's order, newest first.
         times.sort { a, b in a.time != b.time ? a.time < b.time : a.number > b.number }
-        try write(resetting: reset) { store in
-            try store.lockForInserts()
-            if try store.maxItemID() != nil && !reset {
-                throw ImportError.storeHoldsOtherItems(fromAnotherFile: try store.metaBytes(MetaKey.dataSource) != nil)
-            }
+        func fill(_ store: any FeedStoreWriting) throws {
             try Self.insert(times.lazy.map { (Int($0.number), $0.time) }, from: source, into: store)
             try Self.remember(mark, lastItemTime: Double(now), in: store)
         }
-        // Cached pages and the newest id must not outlive deleted items.
-        if let newest = try store.read({ try $0.maxItemID() }) { inserts.inserted(upTo: newest) }
+        /// Refuses a store that holds what the import may not replace; under the insert lock.
+        func refuseUnlessReplaceable(_ store: any FeedStoreReading) throws {
+            switch (try DataSourceState.read(from: store), replacing) {
+            case (.empty, _), (_, .everything), (.demo, .demoFeed): return
+            case (let state, _):
+                if case .filled = state { throw ImportError.storeHoldsOtherItems(fromAnotherFile: true) }
+                throw ImportError.storeHoldsOtherItems(fromAnotherFile: false)
+            }
+        }
+        if replacing == .nothing {
+            let newest: Int64? = try store.write { store in
+                try store.lockForInserts()
+                try refuseUnlessReplaceable(store)
+                try fill(store)
+                return try store.maxItemID()
+            }
+            if let newest { inserts.inserted(upTo: newest) }
+        } else {
+            _ = try reset(unless: refuseUnlessReplaceable, refill: fill)
+        }
         return times.count
     }
 

@@ -18,6 +18,8 @@ public final class Feed: Sendable {
     let refreshes: GroupCommit<RefreshRequest, RefreshResult>
     /// Group commit for `addItem(_:completion:)`.
     let posts: GroupCommit<Validation.Valid, Item>
+    /// Group commit for `addDemoItems(count:completion:)`.
+    let demoItems: GroupCommit<Int, [Item]>
     /// Coalesced checks of the newest id, on a shared store only.
     let sharedStoreCheck: SharedStoreCheck?
 
@@ -29,7 +31,8 @@ public final class Feed: Sendable {
         self.revision = revision
         let inserts = InsertReports(revision: revision, observers: InsertObservers())
         self.inserts = inserts
-        let generator = DemoGenerator(interval: configuration.newItemsEvery)
+        let generator = DemoGenerator(interval: configuration.newItemsEvery,
+                                      sequence: DemoSequence(seed: configuration.demoSeed))
         self.generator = generator
         // The group commits hold what a write needs, not the feed, so the two hold no cycle.
         // Refreshes and posts share one serial writer queue: they take the write lock in turn.
@@ -37,6 +40,16 @@ public final class Feed: Sendable {
         let refresher = Refresher(store: store, clock: clock, generator: generator, inserts: inserts)
         self.refreshes = GroupCommit(queue: writer, commit: refresher.commit)
         self.posts = GroupCommit(queue: writer, commit: Poster(store: store, clock: clock, inserts: inserts).commit)
+        self.demoItems = GroupCommit(queue: writer) { [store, clock] counts in
+            let items = try store.write { try generator.insertNext(counts.reduce(0, +), now: clock.now(), in: $0) }
+            if let newest = items.last?.id { inserts.inserted(upTo: newest) }
+            // Each request its own, in order, newest first.
+            var rest = items[...]
+            return counts.map { count in
+                defer { rest = rest.dropFirst(count) }
+                return Array(rest.prefix(count).reversed())
+            }
+        }
         self.sharedStoreCheck = store.isShared ? SharedStoreCheck { [store, revision] in
             // The newest id and the identity in one statement: a reset another process made is
             // seen by the same check that sees its inserts.
@@ -51,11 +64,9 @@ public final class Feed: Sendable {
         // Another process sharing the store inserted: move the caches as if the insert were ours.
         // Registered before the first read, so no insert can fall between the read and the hook.
         store.observeForeignInserts { newest in inserts.foreignInserts(upTo: newest) }
-        store.observeForeignResets { inserts.foreignReset() }
+        store.observeForeignResets { newest in inserts.foreignReset(newest: newest) }
         // Best effort: if the store does not answer now, `newestID()` and `feedID()` ask again later.
-        if let newest = try? readNewestID() {
-            _ = revision.merge(newest: newest)
-        }
+        _ = try? newestID()
         _ = try? feedID()
     }
 
@@ -64,9 +75,9 @@ public final class Feed: Sendable {
         try store.read { try $0.maxItemID() } ?? 0
     }
 
-    /// Gives `body` the feed's revision: a number that moves on every committed insert in this
-    /// process (a seed or a generated batch counts once), and when another process sharing the
-    /// store reports inserts. A cache keyed on it is stale once it moved; it moves only after the
+    /// Gives `body` the feed's revision: a number that moves on every committed insert and reset
+    /// in this process (a seed or a generated batch counts once), and when another process
+    /// sharing the store reports inserts or a reset. A cache keyed on it is stale once it moved; it moves only after the
     /// commit, so data read after seeing revision R is at least as new as R.
     ///
     /// On SQLite, `body` runs before this returns. On a shared store (PostgreSQL) the store's
@@ -112,40 +123,26 @@ public final class Feed: Sendable {
         guard try feedID() == id else { return nil }
         let value = try read()
         guard try store.read({ try $0.storedFeedID() }) == id else {
-            // Another process reset the store since: forget what we know, it is stale.
-            if revision.feedID == id { inserts.foreignReset() }
+            // Another process reset the store since: forget what we know, it is stale. Its
+            // notification tells the observers (`InsertReports.foreignReset(newest:)`).
+            if revision.feedID == id { revision.noteReset(to: nil, newest: nil) }
             return nil
         }
         return value
     }
 
-    /// Runs `body` in one write transaction; with `resetting`, the feed is first emptied of items
-    /// and sessions and given a new identity, in the same transaction: the one way a feed is
-    /// reset (`--reset`, and whatever else empties it), so nothing promised under the old
-    /// identity is ever answered from the new feed.
-    func write<R>(resetting reset: Bool, _ body: (any FeedStoreWriting) throws -> R) throws -> R {
-        var renewed: FeedID?
-        let result = try store.write { store in
-            if reset {
-                try store.lockForInserts()
-                let id = FeedID.random()
-                try store.resetFeed(to: id)
-                renewed = id
-            }
-            return try body(store)
-        }
-        if let renewed { revision.noteFeedReset(to: renewed) }
-        return result
-    }
-
-    /// The largest item id this process knows of, or nil for an empty feed. Only grows.
+    /// The largest item id in the feed as this process knows it, or nil for an empty feed. Only
+    /// grows, but for a reset, which leaves what it refilled.
     ///
-    /// Read from the store once, then kept up to date by every insert reported; it waits for no
-    /// check. On a shared store it may therefore lag another process's insert until its
-    /// notification arrives, but it is never ahead of the store: what is decided on it (a page
-    /// that can never change) errs on the safe side.
+    /// Read from the store once, then kept up to date by every insert and reset reported; it
+    /// waits for no check. On a shared store it may therefore lag another process's insert or
+    /// reset until its notification arrives, but it is never ahead of the ids the store handed
+    /// out, and ids are never handed out twice: what is decided on it (a page that can never
+    /// change) errs on the safe side.
     public func newestID() throws -> Int64? {
-        let newest = try revision.newestID ?? revision.merge(newest: readNewestID())
+        if let known = revision.newestID { return known == 0 ? nil : known }
+        let resets = revision.resets
+        let newest = revision.merge(newest: try readNewestID(), readAt: resets)
         return newest == 0 ? nil : newest
     }
 

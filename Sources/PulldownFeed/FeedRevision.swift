@@ -3,18 +3,20 @@ import Synchronization
 /// What the feed remembers between calls, so the API layer saves a query per request: a revision
 /// that moves with every insert and reset, the newest item id, and the feed's identity.
 ///
-/// The revision and the newest id only move forward. Inserts and resets are reported after they
-/// commit, so data read after seeing revision R is at least as new as R, and the identity known
-/// is never one the store has not had yet.
+/// The revision only moves forward, and so does the newest id but for a reset, which leaves what
+/// it refilled. Inserts and resets are reported after they commit, so data read after seeing
+/// revision R is at least as new as R, and the identity known is never one the store has not had
+/// yet. What is read from the store is merged with the number of resets noted before the read
+/// (`resets`), so a read made before a reset never brings the old feed back.
 final class FeedRevision: Sendable {
     private struct State {
         var revision: UInt64 = 0
-        /// The largest item id, 0 for an empty feed; nil until read (or after inserts may have
-        /// been missed).
+        /// The largest item id, 0 for an empty feed; nil until read (or after inserts or a reset
+        /// may have been missed).
         var newestID: Int64?
         /// nil until read, and after another process may have reset the store.
         var feedID: FeedID?
-        /// Moves with every reset noted, so that an identity read before one is not kept.
+        /// Moves with every reset noted, so that what was read before one is not kept.
         var resets: UInt64 = 0
     }
 
@@ -28,26 +30,19 @@ final class FeedRevision: Sendable {
     /// The feed's identity as known; nil when it must be read.
     var feedID: FeedID? { state.withLock { $0.feedID } }
 
-    /// Resets noted so far: pass it to `merge(feedID:readAt:)` with an identity read after.
+    /// Resets noted so far: pass it to `merge(feedID:readAt:)` or `merge(newest:readAt:)` with
+    /// what was read after.
     var resets: UInt64 { state.withLock { $0.resets } }
 
-    /// Records a committed reset of ours, which gave the feed identity `id`. Item ids are never
-    /// handed out twice by one store, so the newest id stays what it was.
-    func noteFeedReset(to id: FeedID) {
+    /// Records a committed reset: ours, which gave the feed identity `id` and left `newest` as its
+    /// newest id (0: empty), or another process's, of which either may be unknown (nil: read
+    /// again on the next ask), as when one may have been missed.
+    func noteReset(to id: FeedID?, newest: Int64?) {
         state.withLock { state in
             state.revision &+= 1
             state.resets &+= 1
             state.feedID = id
-        }
-    }
-
-    /// Records that another process reset the store, or may have (its notifications were lost):
-    /// the identity is read again on the next ask.
-    func noteForeignReset() {
-        state.withLock { state in
-            state.revision &+= 1
-            state.resets &+= 1
-            state.feedID = nil
+            state.newestID = newest
         }
     }
 
@@ -79,13 +74,16 @@ final class FeedRevision: Sendable {
     }
 
     /// Records what a shared store just said is its newest id (0: empty) and identity, read
-    /// after `resets` was `readAt`. The revision moves when either is news; an identity read
-    /// before a reset that was noted since is not kept.
+    /// after `resets` was `readAt`. The revision moves when either is news; neither is kept when
+    /// a reset was noted since. A new identity is a reset another process made: the newest id
+    /// read with it replaces the one known, which belonged to the old feed.
     func noteStoreAnswered(newest: Int64, feedID: FeedID?, readAt: UInt64) {
         state.withLock { state in
+            guard state.resets == readAt else { return }
             var news = false
-            if let feedID, state.resets == readAt, state.feedID != feedID {
+            if let feedID, state.feedID != feedID {
                 state.feedID = feedID
+                state.newestID = newest
                 news = true
             }
             if state.newestID.map({ $0 < newest }) ?? true {
@@ -102,10 +100,12 @@ final class FeedRevision: Sendable {
         state.withLock { $0.revision &+= 1 }
     }
 
-    /// Merges a newest id read from the store (0: empty) without a change of revision (a first
-    /// read); returns the newest id now known.
-    func merge(newest read: Int64) -> Int64 {
+    /// Merges a newest id read from the store (0: empty) after `resets` was `readAt`, without a
+    /// change of revision (a first read); one read before a reset noted since is not kept.
+    /// Returns the newest id now known.
+    func merge(newest read: Int64, readAt: UInt64) -> Int64 {
         state.withLock { state in
+            guard state.resets == readAt else { return state.newestID ?? read }
             let merged = max(state.newestID ?? 0, read)
             state.newestID = merged
             return merged

@@ -14,4 +14,13 @@ enum MetaKey {
     static let dataSourceResume = "data_source_resume"
     /// Moves with every change of the demo knobs a shared store keeps (`SharedDemoKnobs`).
     static let demoKnobsRevision = "demo_knobs_revision"
+    /// The newest id of a feed that holds nothing but demo items (seeded, generated, or added by
+    /// the demo API); absent, or below the newest id, once anything else was added (a post).
+    static let demoFeedThrough = "demo_feed_through"
+    /// How many demo items were taken from the demo sequence since the feed was seeded or
+    /// reset: where the next one comes from (`DemoSequence`).
+    static let demoItemsDrawn = "demo_items_drawn"
+
+    /// What the store remembers of where its items came from: gone with them in a reset.
+    static let contentsFacts = [dataSource, dataSourceResume, demoFeedThrough, demoItemsDrawn]
 }

@@ -39,11 +39,12 @@ do {
 }
 
 let shownHost = configuration.server.host.contains(":") ? "[\(configuration.server.host)]" : configuration.server.host
-// Written straight to the descriptor: scripts wait for this line, so it must not sit in a buffer.
-// With --https-port, plain HTTP's line first, then HTTPS's.
+// Written straight to the descriptor: scripts wait for this line, so it must not sit in a buffer,
+// and it comes first. With --https-port, plain HTTP's line first, then HTTPS's; then what is served.
 var listening = [(application.httpsPort == application.port ? "https" : "http", application.port)]
 if let httpsPort = application.httpsPort, httpsPort != application.port { listening.append(("https", httpsPort)) }
 FileHandle.standardOutput.write(Data(listening.map { "Listening on \($0)://\(shownHost):\($1)\n" }.joined().utf8))
+FileHandle.standardOutput.write(Data((application.servingLine + "\n").utf8))
 let host = configuration.server.host
 let https = application.httpsPort.map { StartupBanner.HTTPS(port: $0, trustPort: application.port) }
 var banner = application.certificateAuthority.map { StartupBanner.tlsLines($0, host: host, trustPort: application.port) } ?? []

@@ -141,4 +141,16 @@ final class ConfigurationParserTests: XCTestCase {
         XCTAssertTrue(usageError(["--page-size", "5"], environment: ["PULLDOWN_PAGE_SIZE": "0"])
             .hasPrefix("PULLDOWN_PAGE_SIZE:"))
     }
+
+    func testASeedCountsAsGivenFromTheFlagOrTheVariableOnly() throws {
+        XCTAssertFalse(try ConfigurationParser.parse([]).seedGiven, "the default is no seed given")
+        XCTAssertTrue(try ConfigurationParser.parse(["--seed", "50"]).seedGiven)
+        XCTAssertTrue(try ConfigurationParser.parse([], environment: ["PULLDOWN_SEED": "7"]).seedGiven)
+    }
+
+    func testACollectionIsOfADataFile() throws {
+        XCTAssertEqual(try ConfigurationParser.parse(["--data", "db.json", "--collection", "posts"]).dataCollection, "posts")
+        XCTAssertEqual(usageError(["--collection", "posts"]), "--collection needs --data FILE")
+        XCTAssertEqual(usageError(["--data", "db.json", "--collection", ""]), "--collection needs a member name")
+    }
 }

@@ -47,7 +47,26 @@ final class EntryScannerTests: XCTestCase {
         let scanned = scan(#"{"meta": {"v": 1}, "items": [{"title": "a"}], "n": 2}"#, .items, chunk: 2)
         XCTAssertNil(scanned.failure)
         XCTAssertEqual(scanned.values.map(\.role), [.member("meta"), .entry(0), .member("n")])
-        XCTAssertEqual(scan(#"{"other": []}"#, .items).failure.map { "\($0)" }?.contains("no items array"), true)
+        XCTAssertEqual(scan(#"{"other": []}"#, .items).failure, .noCollection(nil))
+    }
+
+    func testTheFirstArrayOfObjectsIsTheCollectionAndOtherArraysAreReadAnElementAtATime() {
+        let text = #"{"tags": ["a", []], "none": [], "posts": [{"id": 1}, {"id": 2}], "comments": [{"c": 1}]}"#
+        for chunk in [1, 7, 1000] {
+            let scanned = scan(text, .items, chunk: chunk)
+            XCTAssertNil(scanned.failure)
+            XCTAssertEqual(scanned.values.map(\.role), [.member("tags"), .member("tags"), .entry(0), .entry(1), .member("comments")])
+        }
+        var named = EntryScanner(.init(shape: .items), collection: "comments")
+        let values = Array(text.utf8).withUnsafeBufferPointer { named.scan($0) }.values
+        XCTAssertEqual(values.map(\.role), [.member("tags"), .member("tags"), .member("posts"), .member("posts"), .entry(0)])
+        XCTAssertEqual(scan(#"{"posts": [], "items": []}"#, .items).failure, nil, "items, even empty, is the collection")
+    }
+
+    func testAByteOrderMarkIsNoPartOfTheDocument() {
+        let scanned = scan("\u{FEFF}[{\"a\": 1}]", .array)
+        XCTAssertNil(scanned.failure)
+        XCTAssertEqual(scanned.values.map(\.start.column), [2], "the mark takes no column")
     }
 
     func testNDJSONLinesAreEntriesAndBlankLinesAreSkipped() {
@@ -82,7 +101,8 @@ final class EntryScannerTests: XCTestCase {
         _ = first.withUnsafeBufferPointer { scanner.scan($0) }
         let checkpoint = scanner.checkpoint
         XCTAssertEqual(checkpoint.entries, 1)
-        XCTAssertEqual(EntryScanner.Checkpoint(resume: checkpoint.resume), checkpoint)
+        let taken = TakenIn(chain: [1], checkpoint: checkpoint, bytes: Array(repeating: 7, count: 32))
+        XCTAssertEqual(TakenIn(taken.mark), taken, "the mark reads back")
         var resumed = EntryScanner(checkpoint)
         let grown = Array(#", {"b":2}]"#.utf8)
         let scanned = grown.withUnsafeBufferPointer { resumed.scan($0) }
@@ -103,6 +123,24 @@ final class EntryScannerTests: XCTestCase {
         XCTAssertEqual(shape("{\"title\": \"a\"}\n{\"title\": \"b\"}\n"), .shape(.lines))
         XCTAssertEqual(shape("{\"title\": \"a\", \"items\": [1]}\n{\"title\": \"b\"}"), .shape(.lines))
         XCTAssertEqual(shape(#"{"title": "one line"}"#), .shape(.lines))
+        XCTAssertEqual(shape(#"{"posts": [{"id": 1, "title": "x"}], "comments": []}"#), .shape(.items), "a db.json on one line")
+        XCTAssertEqual(shape(#"{"title": "x", "tags": [{"a": 1}]}"#), .shape(.lines), "an item with an array of objects")
+        XCTAssertEqual(shape("{\"title\": \"a\"},\n{\"title\": \"b\"},"), .shape(.lines), "NDJSON with commas, for the lines to say")
+        XCTAssertEqual(shape("\u{FEFF}{\"title\": \"a\"}\n{\"title\": \"b\"}"), .shape(.lines))
         XCTAssertEqual(shape("hello"), .notAnItemFile)
+    }
+
+    func testOtherEncodingsAreToldByTheirFirstBytes() {
+        func encoding(_ text: String, _ encoding: String.Encoding) -> String? {
+            ShapeProbe.encoding(of: Array(text.data(using: encoding)!.prefix(4)))
+        }
+        XCTAssertEqual(encoding("[{}]", .utf16LittleEndian), "UTF-16 (little-endian)")
+        XCTAssertEqual(encoding("[{}]", .utf16BigEndian), "UTF-16 (big-endian)")
+        XCTAssertEqual(encoding("[{}]", .utf32LittleEndian), "UTF-32 (little-endian)")
+        XCTAssertEqual(encoding("[{}]", .utf32BigEndian), "UTF-32 (big-endian)")
+        XCTAssertEqual(ShapeProbe.encoding(of: [0xFF, 0xFE, 0x5B, 0x00]), "UTF-16 (little-endian)")
+        XCTAssertNil(encoding("[{}]", .utf8))
+        XCTAssertNil(encoding("\u{FEFF}[", .utf8))
+        XCTAssertNil(ShapeProbe.encoding(of: Array("[".utf8)))
     }
 }

@@ -11,6 +11,9 @@ final class LiveEventsTests: XCTestCase {
     final class FakeSource: LiveSource {
         private let items = Mutex<[Item]>([])
         private let handlers = Mutex<[@Sendable (Int64?) -> Void]>([])
+        private let resetHandlers = Mutex<[@Sendable (Int64?) -> Void]>([])
+        /// The last id handed out: ids go on growing across a reset.
+        private let lastID = Mutex<Int64>(0)
         /// How many times the hub read new items.
         let reads = Atomic<Int>(0)
 
@@ -19,13 +22,30 @@ final class LiveEventsTests: XCTestCase {
         /// Adds `count` items and, like a committed insert, announces the newest id.
         func insert(_ count: Int, announce: Bool = true) {
             let newest = items.withLock { items -> Int64 in
-                for _ in 0..<count {
-                    let id = Int64(items.count + 1)
-                    items.append(contentsOf: testItems([id]))
-                }
-                return Int64(items.count)
+                items.append(contentsOf: testItems(nextIDs(count)))
+                return lastID.withLock { $0 }
             }
             if announce { handlers.withLock { $0 }.forEach { $0(newest) } }
+        }
+
+        /// Replaces every item by `count` new ones and, like a committed reset, announces it.
+        func reset(to count: Int) {
+            let newest = items.withLock { items -> Int64? in
+                items = testItems(nextIDs(count))
+                return items.last?.id
+            }
+            resetHandlers.withLock { $0 }.forEach { $0(newest) }
+        }
+
+        private func nextIDs(_ count: Int) -> [Int64] {
+            lastID.withLock { last in
+                defer { last += Int64(count) }
+                return (0..<Int64(count)).map { last + 1 + $0 }
+            }
+        }
+
+        func observeResets(_ handler: @escaping @Sendable (Int64?) -> Void) {
+            resetHandlers.withLock { $0.append(handler) }
         }
 
         func newestID() throws -> Int64? { items.withLock { $0.last?.id } }
@@ -179,6 +199,31 @@ final class LiveEventsTests: XCTestCase {
         source.insert(2)   // 6 and 7
         live.sync {}
         XCTAssertEqual(sink.events.map(\.items), [[7, 6]])
+    }
+
+    func testAResetIsOneEventToEveryStreamAndTheNewFeedIsNoNews() {
+        let source = FakeSource(count: 5)
+        let live = hub(source)
+        let current = RecordingSink(), behind = RecordingSink()
+        XCTAssertTrue(live.add(current, after: nil))
+        XCTAssertTrue(live.add(behind, after: 3))
+        live.sync {}
+        source.reset(to: 3)
+        live.sync {}
+        let reset = "event: reset\nid: 8\ndata: {\"newestId\":8}\n\n"
+        XCTAssertEqual(current.chunks, ["retry: 1000\n\n", reset])
+        XCTAssertEqual(behind.chunks.last, reset)
+        XCTAssertEqual(behind.events.map(\.items), [[5, 4]], "only what it missed before the reset")
+        source.insert(1)
+        live.sync {}
+        XCTAssertEqual(current.events.map(\.items), [[9]], "the new feed's own items were never news")
+        // Emptied: the event says so, and the next item is news again.
+        source.reset(to: 0)
+        source.insert(1)
+        live.sync {}
+        XCTAssertEqual(current.chunks.filter { $0.hasPrefix("event: reset") }.last, "event: reset\nid: 0\ndata: {\"newestId\":null}\n\n")
+        XCTAssertEqual(current.events.map(\.items), [[9], [10]])
+        XCTAssertEqual(behind.events.map(\.items), [[5, 4], [9], [10]])
     }
 
     func testTheStreamLimitHoldsAndASlotComesBackWhenAStreamEnds() {

@@ -64,4 +64,18 @@ final class LiveRosterTests: XCTestCase {
         let sends = roster.deliver(batch(from: 1, 2...2))
         XCTAssertEqual(sends.map { ObjectIdentifier($0.sink) }, [ObjectIdentifier(staying)])
     }
+
+    func testAResetMovesEveryoneToTheNewFeedsNewestAndNobodyBack() {
+        var roster = LiveRoster(lastSent: 5)
+        let current = Sink(), ahead = Sink()
+        _ = roster.arrive(current, cursor: nil)
+        _ = roster.arrive(ahead, cursor: 12)
+        XCTAssertEqual(Set(roster.reset(newest: 8).map { ObjectIdentifier($0) }), [ObjectIdentifier(current), ObjectIdentifier(ahead)])
+        XCTAssertEqual(roster.lastSent, 8)
+        XCTAssertEqual(roster.heard(8), .nothing, "the reset's own items are not news")
+        let sends = roster.deliver(batch(from: 8, 9...9))
+        XCTAssertEqual(sends.map { ObjectIdentifier($0.sink) }, [ObjectIdentifier(current)], "12 has seen 9 already")
+        _ = roster.reset(newest: nil)
+        XCTAssertEqual(roster.lastSent, 9, "emptied: ids still never go back")
+    }
 }

@@ -53,12 +53,38 @@ final class StartupBannerTests: XCTestCase {
                        "Presenter: http://localhost:8080/#demo=s3cret-token")
     }
 
-    func testTheCodeIsSquareHalfBlocksWithAQuietZone() throws {
-        let rows = try XCTUnwrap(TerminalQRCode.lines(for: "http://192.168.1.20:8080/"))
-        let width = rows[0].count
-        XCTAssertTrue(rows.allSatisfy { $0.count == width })
-        XCTAssertEqual(rows.count, (width + 1) / 2, "two rows of modules a line")
-        XCTAssertTrue(rows[0].allSatisfy { $0 == "█" }, "the top of the quiet zone is light")
-        XCTAssertTrue(rows.joined().allSatisfy { "█▀▄ ".contains($0) })
+    /// The modules `lines` draw, dark true, from the colours each upper half block is drawn in.
+    private func modules(_ lines: [String]) -> [[Bool]] {
+        lines.flatMap { line -> [[Bool]] in
+            var top: [Bool] = [], bottom: [Bool] = []
+            var colours = (top: false, bottom: false)
+            let parts = line.replacingOccurrences(of: TerminalQRCode.reset, with: "").split(separator: "\u{1B}", omittingEmptySubsequences: true)
+            for part in parts {
+                let codes = part.dropFirst().prefix(while: { $0 != "m" }).split(separator: ";").compactMap { Int($0) }
+                XCTAssertEqual(codes.count, 6, "explicit foreground and background: \(part)")
+                colours = (codes[2] == TerminalQRCode.dark, codes[5] == TerminalQRCode.dark)
+                for character in part.drop(while: { $0 != "m" }).dropFirst() {
+                    XCTAssertEqual(character, "▀")
+                    top.append(colours.top)
+                    bottom.append(colours.bottom)
+                }
+            }
+            return [top, bottom]
+        }
+    }
+
+    func testTheCodeIsDrawnInExplicitColoursWithItsQuietZone() throws {
+        let lines = try XCTUnwrap(TerminalQRCode.lines(for: "http://192.168.1.20:8080/"))
+        XCTAssertTrue(lines.allSatisfy { $0.hasPrefix("\u{1B}[38;5;") && $0.hasSuffix(TerminalQRCode.reset) },
+                      "every line sets its colours and gives the terminal's back")
+        let grid = modules(lines)
+        let width = grid[0].count
+        XCTAssertTrue(grid.allSatisfy { $0.count == width })
+        XCTAssertEqual(lines.count, (width + 1) / 2, "two rows of modules a line")
+        let quiet = TerminalQRCode.quietZone
+        XCTAssertEqual(quiet, 4)
+        for row in grid.prefix(quiet) + grid.suffix(quiet) { XCTAssertFalse(row.contains(true), "the quiet zone is light") }
+        for row in grid { XCTAssertFalse(row.prefix(quiet).contains(true) || row.suffix(quiet).contains(true)) }
+        XCTAssertEqual(Array(grid[quiet].dropFirst(quiet).prefix(7)), Array(repeating: true, count: 7), "a finder pattern's dark top")
     }
 }

@@ -20,7 +20,7 @@ class FeedIdentityTests: FeedStoreTestCase {
         _ = try feed.seedIfEmpty(count: 5)
         let old = try feed.feedID()
         let revision = feed.revision.current
-        try feed.write(resetting: true) { _ in }
+        try feed.resetToDemo(count: 0)
         let new = try feed.feedID()
         XCTAssertNotEqual(new, old)
         XCTAssertGreaterThan(feed.revision.current, revision, "pages kept for the revision are stale")
@@ -34,7 +34,7 @@ class FeedIdentityTests: FeedStoreTestCase {
         _ = try feed.seedIfEmpty(count: 5)
         let old = try feed.feedID()
         let page = try feed.reading(inFeed: old) { () throws -> ItemPage in
-            try feed.write(resetting: true) { _ in }
+            try feed.resetToDemo(count: 0)
             return try feed.page(before: 3, limit: 10)   // read after the reset: not the old feed's page
         }
         XCTAssertNil(page)
@@ -46,7 +46,7 @@ class FeedIdentityTests: FeedStoreTestCase {
         _ = try ours.seedIfEmpty(count: 5)
         let old = try ours.feedID()
         let theirs = PulldownFeedTests.makeFeed(store: try open())
-        try theirs.write(resetting: true) { _ in }
+        try theirs.resetToDemo(count: 0)
         // Whatever this instance heard or not: the read is checked against the store after it.
         XCTAssertNil(try ours.reading(inFeed: old) { try ours.page(before: 3, limit: 10) })
         XCTAssertEqual(try ours.feedID(), try theirs.feedID(), "and what it knows is read again")
@@ -56,9 +56,9 @@ class FeedIdentityTests: FeedStoreTestCase {
         let feed = try makeFeed()
         let old = try feed.feedID()
         let source = ListedEntries([ImportedItem(new: NewItem(title: "a", body: ""), createdAt: nil)], mark: "file")
-        _ = try feed.importItems(from: source, reset: false)
+        _ = try feed.importItems(from: source, replacing: .nothing)
         XCTAssertEqual(try feed.feedID(), old)
-        _ = try feed.importItems(from: source, reset: true)
+        _ = try feed.importItems(from: source, replacing: .everything)
         XCTAssertNotEqual(try feed.feedID(), old)
     }
 }

@@ -75,7 +75,7 @@ final class PostgresSuiteCompletenessTests: XCTestCase {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         let overrides = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         let storeless: Set = ["testSessionIDHexIs32LowercaseCharactersAndRoundTrips", "testSplitMix64MatchesTheReferenceSequence"]
-        for suite in ["Paging", "Refresh", "Seeding", "Session", "SessionToken"] {
+        for suite in ["Paging", "Refresh", "Seeding", "Session", "SessionToken", "Import", "Reset", "DemoSequence"] {
             let source = try String(contentsOf: folder.appendingPathComponent("\(suite)Tests.swift"), encoding: .utf8)
             for line in source.split(separator: "\n") where line.contains("    func test") {
                 let name = line.split(separator: "func ")[1].prefix(while: { $0 != "(" })
@@ -94,5 +94,25 @@ final class PostgresImportTests: ImportTests {
     override func testMoreThanABatchIsImportedInOrder() throws { try super.testMoreThanABatchIsImportedInOrder() }
     override func testAGrownFileAddsItsNewEntriesAsTheNewestAndARefusedStoreChangesNothing() throws { try super.testAGrownFileAddsItsNewEntriesAsTheNewestAndARefusedStoreChangesNothing() }
     override func testAnotherStoreIsRefusedAndResetReplacesItemsAndSessions() throws { try super.testAnotherStoreIsRefusedAndResetReplacesItemsAndSessions() }
-    override func testADemoStoreIsRefusedAndABadEntryImportsNothing() throws { try super.testADemoStoreIsRefusedAndABadEntryImportsNothing() }
+    override func testTheDemoFeedIsReplacedOnlyUntouchedAndABadEntryImportsNothing() throws { try super.testTheDemoFeedIsReplacedOnlyUntouchedAndABadEntryImportsNothing() }
+}
+
+final class PostgresResetTests: ResetTests {
+    override var backend: any StoreBackend { PostgresBackend() }
+    override func setUpWithError() throws { try PostgresBackend.skipUnlessConfigured() }
+
+    override func testAResetDeletesItemsAndSessionsAndSeedsTheDemoAsANewStoreWould() throws { try super.testAResetDeletesItemsAndSessionsAndSeedsTheDemoAsANewStoreWould() }
+    override func testAResetMovesTheRevisionRenewsTheIdentityAndIsHeard() throws { try super.testAResetMovesTheRevisionRenewsTheIdentityAndIsHeard() }
+    override func testARefusedResetChangesNothing() throws { try super.testARefusedResetChangesNothing() }
+    override func testTheFeedIsTheDemosUntilSomethingIsPosted() throws { try super.testTheFeedIsTheDemosUntilSomethingIsPosted() }
+}
+
+final class PostgresDemoSequenceTests: DemoSequenceTests {
+    override var backend: any StoreBackend { PostgresBackend() }
+    override func setUpWithError() throws { try PostgresBackend.skipUnlessConfigured() }
+
+    override func testTheSameSeedAddsTheSameItemsInTheSameOrderHoweverTheyAreAdded() throws { try super.testTheSameSeedAddsTheSameItemsInTheSameOrderHoweverTheyAreAdded() }
+    override func testAnotherSeedAddsOtherItems() throws { try super.testAnotherSeedAddsOtherItems() }
+    override func testAResetStartsTheSequenceOverAndARestartGoesOn() throws { try super.testAResetStartsTheSequenceOverAndARestartGoesOn() }
+    override func testDemoItemsComeNewestFirstAtOneTimeAndReachObservers() throws { try super.testDemoItemsComeNewestFirstAtOneTimeAndReachObservers() }
 }

@@ -111,7 +111,7 @@ final class PostgresNewestCheckTests: XCTestCase {
         let b = newestPage.feed
         let old = try b.feedID()
         XCTAssertEqual(old, try a.feedID())
-        try a.write(resetting: true) { _ in }
+        try a.resetToDemo(count: 0)
         // B hears nothing (its store is deaf), and knows the old identity still...
         XCTAssertEqual(b.revision.feedID, old)
         // ...but a request that waits for the check is told what the store says now.

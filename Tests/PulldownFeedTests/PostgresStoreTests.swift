@@ -153,6 +153,31 @@ final class PostgresStoreTests: XCTestCase {
         XCTAssertEqual(try a.session(session)?.lastSeenID, item.id)
     }
 
+    func testAResetOnOneInstanceReachesTheOtherAsAReset() throws {
+        let open = try PostgresBackend().makeLocation(self)
+        let a = makeFeed(store: try open(), newItemsEvery: 0)
+        let b = makeFeed(store: try open(), newItemsEvery: 0)
+        try a.seedIfEmpty(count: 10)
+        waitFor("b hears about the seed") { (try? b.newestID()) == 10 }
+        let resets = Mutex<[Int64?]>([])
+        let inserts = Mutex<[Int64?]>([])
+        b.observeResets { newest in resets.withLock { $0.append(newest) } }
+        b.observeInserts { newest in inserts.withLock { $0.append(newest) } }
+        let identity = try b.feedID()
+
+        XCTAssertEqual(try a.resetToDemo(count: 3), 13)
+        waitFor("b hears about the reset") { resets.withLock { $0 } == [13] }
+        XCTAssertNotEqual(try b.feedID(), identity)
+        XCTAssertEqual(try b.feedID(), try a.feedID())
+        XCTAssertEqual(try b.newestID(), 13)
+        XCTAssertEqual(try b.page(before: nil, limit: 10).items.map(\.id), [13, 12, 11])
+        // Emptied on A: B's newest id goes, though ids never do.
+        try a.resetToDemo(count: 0)
+        waitFor("b hears about the second reset") { resets.withLock { $0 } == [13, nil] }
+        XCTAssertNil(try b.newestID())
+        XCTAssertEqual(inserts.withLock { $0 }, [], "a reset's items are the new feed, not inserts into the old one")
+    }
+
     func testWhileTheDatabaseRefusesConnectionsCallsFailAndThenRecoverByThemselves() throws {
         let url = try PostgresBackend.makeDatabase(self)
         let name = String(url.split(separator: "/").last!.split(separator: "?").first!)

@@ -21,11 +21,12 @@ func makeTemporaryFolder(_ test: XCTestCase) throws -> URL {
 
 func makeFeed(
     store: any FeedStore, clock: ManualClock = ManualClock(testNow),
-    newItemsEvery: TimeInterval = 5, sessionTTL: TimeInterval = 30 * 86400
+    newItemsEvery: TimeInterval = 5, sessionTTL: TimeInterval = 30 * 86400, demoSeed: UInt64 = 0
 ) -> Feed {
     var configuration = FeedConfiguration()
     configuration.newItemsEvery = newItemsEvery
     configuration.sessionTTL = sessionTTL
+    configuration.demoSeed = demoSeed
     return Feed(store: store, clock: clock, configuration: configuration)
 }
 
@@ -126,9 +127,9 @@ class FeedStoreTestCase: XCTestCase {
 
     func makeFeed(
         clock: ManualClock = ManualClock(testNow), newItemsEvery: TimeInterval = 5,
-        sessionTTL: TimeInterval = 30 * 86400
+        sessionTTL: TimeInterval = 30 * 86400, demoSeed: UInt64 = 0
     ) throws -> Feed {
         PulldownFeedTests.makeFeed(store: try makeStore(), clock: clock, newItemsEvery: newItemsEvery,
-                                   sessionTTL: sessionTTL)
+                                   sessionTTL: sessionTTL, demoSeed: demoSeed)
     }
 }

@@ -93,8 +93,9 @@ def test_the_document_is_valid_openapi_3_1(document):
 def test_the_document_lists_every_endpoint(document):
     assert set(document["paths"]) == {"/api/items", "/api/items/{id}", "/api/events", "/api/refresh",
                                       "/api/session", "/api/openapi.json", "/healthz", "/api/demo",
-                                      "/api/demo/faults", "/api/demo/items", "/trust", "/trust/pulldown-ca.pem",
-                                      "/trust/pulldown-ca.crt", "/trust/pulldown-ca.mobileconfig", "/trust/open"}
+                                      "/api/demo/faults", "/api/demo/items", "/api/demo/reset", "/trust",
+                                      "/trust/pulldown-ca.pem", "/trust/pulldown-ca.crt", "/trust/pulldown-ca.mobileconfig",
+                                      "/trust/open"}
 
 
 def test_every_api_operation_documents_the_demo_knobs(document):
@@ -137,6 +138,7 @@ def test_a_demo_request_without_the_token_matches_the_document(start_server):
     contract.check("/api/demo", "GET", get(server, "/api/demo"))
     contract.check("/api/demo/faults", "POST", call(server, "POST", "/api/demo/faults", json={"on": "page"}))
     contract.check("/api/demo/items", "POST", call(server, "POST", "/api/demo/items"))
+    contract.check("/api/demo/reset", "POST", call(server, "POST", "/api/demo/reset"))
 
 
 def test_the_problem_schema_is_rfc_9457_with_invalid_params(document):
@@ -239,7 +241,7 @@ def test_demo_items_match_the_document(server, contract):
 # A valid body for each operation that reads one, to which one field at a time is set to null.
 VALID_BODIES = {("/api/items", "post"): {"title": "Null check"}, ("/api/refresh", "post"): {},
                 ("/api/demo", "patch"): {}, ("/api/demo/faults", "post"): {"on": "page"},
-                ("/api/demo/items", "post"): {}}
+                ("/api/demo/items", "post"): {}, ("/api/demo/reset", "post"): {}}
 
 
 def allows_null(contract, pointer):
@@ -263,7 +265,7 @@ def test_every_body_field_the_document_does_not_allow_null_refuses_it(server, do
             for media, content in operation["requestBody"]["content"].items():
                 schema_pointer, schema = contract.follow(
                     f"/paths/{contract.escape(path)}/{method}/requestBody/content/{contract.escape(media)}/schema")
-                for name in schema["properties"]:
+                for name in schema.get("properties", {}):
                     body = dict(VALID_BODIES[(path, method)], **{name: None})
                     reply = call(server, method.upper(), path, json=body, headers={"Content-Type": media})
                     if allows_null(contract, f"{schema_pointer}/properties/{contract.escape(name)}"):
@@ -275,3 +277,16 @@ def test_every_body_field_the_document_does_not_allow_null_refuses_it(server, do
                     checked.append((path, name))
     assert ("/api/demo/items", "count") in checked and ("/api/items", "title") in checked
     call(server, "DELETE", "/api/demo/faults")
+
+
+def test_demo_reset_matches_the_document(server, contract, tmp_path, start_server):
+    path = "/api/demo/reset"
+    contract.check(path, "POST", call(server, "POST", path))
+    contract.check(path, "POST", call(server, "POST", path, json={"count": 2}))
+    empty = start_server(seed="0")
+    assert contract.check(path, "POST", call(empty, "POST", path)).json() == {"itemCount": 0, "newestId": None}
+    data = tmp_path / "posts.json"
+    data.write_text('[{"title": "one"}]')
+    from_file = start_server("--data", str(data))
+    data.write_text("[")
+    contract.check(path, "POST", call(from_file, "POST", path))

@@ -68,14 +68,18 @@ class Running:
 def running(tmp_path):
     started = []
 
-    def start(*args, env=None, quiet=True):
-        base = ["--db", str(tmp_path / "feed.sqlite"), "--seed", "0", "--public", str(REPO / "Public")]
+    def start(*args, env=None, quiet=True, seed="0"):
+        """`seed=None` gives no --seed at all."""
+        base = ["--db", str(tmp_path / "feed.sqlite"), "--public", str(REPO / "Public")]
+        if seed is not None:
+            base += ["--seed", seed]
         if quiet:
             base.append("--quiet")
         server = Running([*base, *args], env or clean_env(), tmp_path)
         started.append(server)
         return server
 
+    start.folder = tmp_path
     yield start
     for server in started:
         server.stop()
@@ -189,7 +193,7 @@ def test_bad_host_is_a_runtime_error(tmp_path):
 
 # ---------------------------------------------------------------- listening
 
-def test_port_0_prints_exactly_one_listening_line(running):
+def test_port_0_prints_exactly_one_listening_line_first_then_what_it_serves(running):
     server = running("--port", "0")
     line = server.first_line()
     match = re.fullmatch(r"Listening on http://127\.0\.0\.1:(\d+)\n", line)
@@ -199,6 +203,7 @@ def test_port_0_prints_exactly_one_listening_line(running):
     with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
         sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         assert sock.recv(12) == b"HTTP/1.1 200"
+    assert server.process.stdout.readline().decode() == f"Serving an empty feed from {running.folder / 'feed.sqlite'}\n"
     code, rest, err = server.stop()
     assert code == 0
     assert rest == "", "nothing else on stdout"
@@ -262,4 +267,29 @@ def test_seed_on_a_store_that_holds_items_says_so_at_start(running):
     assert second.first_line().startswith("Listening on")
     code, _, err = second.stop()
     assert code == 0
-    assert "pulldown: the store already holds 95 items; --seed 15 was not applied\n" in err
+    assert "pulldown: the store already holds 95 items; --seed 15 was not applied (--reset applies it)\n" in err
+
+
+def seeded_once(running, count):
+    """The fixture's store, seeded with `count` items by a server that ran and stopped."""
+    first = running("--port", "0", seed=str(count))
+    assert first.first_line().startswith("Listening on")
+    assert first.stop()[0] == 0
+
+
+def test_a_restart_without_seed_says_nothing_about_it(running):
+    seeded_once(running, 20)
+    server = running("--port", "0", seed=None)
+    assert server.first_line().startswith("Listening on")
+    code, _, err = server.stop()
+    assert code == 0
+    assert "--seed" not in err and "not applied" not in err, err
+
+
+def test_a_seed_from_the_environment_counts_as_given(running):
+    seeded_once(running, 20)
+    server = running("--port", "0", seed=None, env=clean_env(PULLDOWN_SEED="7"))
+    assert server.first_line().startswith("Listening on")
+    code, _, err = server.stop()
+    assert code == 0
+    assert "pulldown: the store already holds 20 items; --seed 7 was not applied (--reset applies it)\n" in err, err

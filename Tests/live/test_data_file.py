@@ -6,6 +6,7 @@ import json
 import pytest
 
 from pulldownkit.client import get, post
+from pulldownkit.events import Stream
 from pulldownkit.server import PUBLIC
 from test_cli import assert_one_clear_line, run
 
@@ -61,10 +62,29 @@ def test_a_restart_with_the_same_file_keeps_sessions_and_posts(start_server, tmp
     assert get(again, "/api/session", headers={"X-Session-Id": session}).json()["refreshCount"] == 1
 
 
-def test_a_different_file_or_a_demo_store_is_refused_naming_reset_and_reset_imports(start_server, tmp_path):
-    start_server(seed="20").stop()
+def test_a_first_data_file_replaces_the_untouched_demo_feed(start_server, tmp_path):
+    # The README in order: `make run`, then `make run ARGS="--data my-posts.json"`.
+    demo = start_server(seed="20", new_items_every="0.2")
+    stream = Stream(demo)  # the generator adds demo items while someone watches: still the demo's
+    try:
+        stream.next_items()
+    finally:
+        stream.close()
+    session = post(demo, "/api/refresh").session
+    demo.stop()
+    path = write(tmp_path, "my-posts.json", json.dumps(POSTS))
+    server = start_server("--data", str(path))
+    assert titles(server) == ["Newest", "Middle", "Oldest"]
+    assert "pulldown: " + str(path) + " replaces the demo feed the store held" in server.stderr()
+    assert get(server, "/api/session", headers={"X-Session-Id": session}).json()["refreshCount"] == 0
+
+
+def test_a_store_with_posts_or_another_file_is_refused_naming_reset_and_reset_imports(start_server, tmp_path):
+    demo = start_server(seed="20")
+    assert post(demo, "/api/items", json={"title": "Posted"}).status == 201
+    demo.stop()
     path = write(tmp_path, "posts.json", json.dumps(POSTS))
-    assert_one_clear_line(start_with(tmp_path, "--data", str(path)), 1, "posts.json", "--reset")
+    assert_one_clear_line(start_with(tmp_path, "--data", str(path)), 1, "posts.json", "posted", "--reset")
     other = write(tmp_path, "other.json", '[{"title": "Other"}]')
     server = start_server("--data", str(path), "--reset")
     assert titles(server) == ["Newest", "Middle", "Oldest"]
@@ -145,9 +165,89 @@ def test_a_picture_changed_since_the_feed_named_it_is_gone_never_other_bytes(sta
     assert get(server, url).status == 404
 
 
-@pytest.mark.parametrize("relative", ["../outside.svg", "link.svg", "%2e%2e/outside.svg", "sub/../../outside.svg",
-                                      "missing.png", "notes.txt", "sub"])
-def test_a_relative_picture_that_leaves_the_folder_or_is_no_picture_is_refused(start_server, tmp_path, relative):
+@pytest.mark.parametrize("relative,why", [("../outside.svg", "leads out"), ("link.svg", "leads out"),
+                                          ("sub/../../outside.svg", "leads out"), ("../missing.svg", "leads out"),
+                                          ("notes.txt", "must be a picture file"), ("sub", "must be a picture file")])
+def test_a_relative_picture_that_leaves_the_folder_or_is_no_picture_is_refused(start_server, tmp_path, relative, why):
     folder = picture_folder(tmp_path)
     path = write(folder, "posts.json", json.dumps([{"title": "t", "avatar": relative}]))
-    assert_one_clear_line(start_with(tmp_path, "--data", str(path)), 1, "posts.json", "entry 0", "avatar", "inside")
+    assert_one_clear_line(start_with(tmp_path, "--data", str(path)), 1, "posts.json", "entry 0", "avatar", relative, why)
+
+
+@pytest.mark.parametrize("relative", ["missing.png", "sub/gone.jpg", "%2e%2e/outside.svg"])
+def test_a_missing_picture_is_called_missing(start_server, tmp_path, relative):
+    folder = picture_folder(tmp_path)
+    path = write(folder, "posts.json", json.dumps([{"title": "t", "image": {"url": relative, "width": 4, "height": 3}}]))
+    result = start_with(tmp_path, "--data", str(path))
+    assert_one_clear_line(result, 1, "posts.json", "entry 0", "image.url", relative, "missing")
+    assert "must be a picture" not in result.stderr
+
+
+# ---------------------------------------------------------------- other tools' files
+
+DB_JSON = {
+    "posts": [{"id": "1", "title": "a title", "views": 100}, {"id": 2, "title": "another title", "views": 200}],
+    "comments": [{"id": "1", "text": "a comment about post 1", "postId": "1"}],
+    "profile": {"name": "typicode"},
+}
+
+
+@pytest.mark.parametrize("indent", [2, None], ids=["pretty", "one-line"])
+def test_a_json_server_db_json_loads_as_it_is_keeping_each_entrys_id(start_server, tmp_path, indent):
+    path = write(tmp_path, "db.json", json.dumps(DB_JSON, indent=indent))
+    items = get(start_server("--data", str(path)), "/api/items").json()["items"]
+    assert [item["title"] for item in items] == ["a title", "another title"]
+    assert [item["sourceId"] for item in items] == ["1", 2], "kept exactly, string or number"
+    assert [item["id"] for item in items] == [2, 1], "the item's id is the server's"
+    assert [item["views"] for item in items] == [100, 200]
+
+
+def test_collection_names_the_array_to_import_and_a_large_other_one_is_no_trouble(start_server, tmp_path):
+    notes = [{"id": n, "title": f"note {n}", "text": "x" * 500} for n in range(4000)]  # 2 MB before the posts
+    path = write(tmp_path, "db.json", json.dumps({"notes": notes, "posts": DB_JSON["posts"]}, indent=2))
+    assert titles(start_server("--data", str(path), "--collection", "posts")) == ["a title", "another title"]
+    assert titles(start_server("--data", str(path), "--collection", "notes", "--reset"))[:2] == ["note 0", "note 1"]
+
+
+@pytest.mark.parametrize("content,args,fragments", [
+    (json.dumps(DB_JSON), ["--collection", "users"], ["db.json", "no member users", "--collection users"]),
+    (json.dumps({"profile": {"name": "x"}, "tags": ["a"]}, indent=2), [], ["db.json", "no array of items", "--collection"]),
+    (json.dumps({"posts": {"title": "x"}}), ["--collection", "posts"], ["db.json", "posts is not an array"]),
+    (json.dumps([{"title": "a"}]), ["--collection", "posts"], ["db.json", "--collection posts", "JSON array"]),
+], ids=["missing-member", "no-array", "not-an-array", "an-array-file"])
+def test_a_collection_that_is_not_there_is_one_clear_line(start_server, tmp_path, content, args, fragments):
+    path = write(tmp_path, "db.json", content)
+    assert_one_clear_line(start_with(tmp_path, "--data", str(path), *args), 1, *fragments)
+
+
+def test_collection_needs_data():
+    assert_one_clear_line(run("--collection", "posts"), 2, "--collection needs --data")
+
+
+@pytest.mark.parametrize("entry,fragments", [({"id": {"n": 1}, "title": "t"}, ["entry 0", "id", "string or an integer"]),
+                                             ({"id": 1, "sourceId": 2, "title": "t"}, ["entry 0", "sourceId"])])
+def test_an_id_that_cannot_be_kept_is_refused(start_server, tmp_path, entry, fragments):
+    path = write(tmp_path, "posts.json", json.dumps([entry]))
+    assert_one_clear_line(start_with(tmp_path, "--data", str(path)), 1, "posts.json", *fragments)
+
+
+@pytest.mark.parametrize("shape", ["array", "object", "ndjson"])
+def test_a_utf8_byte_order_mark_is_accepted(start_server, tmp_path, shape):
+    text = {"array": json.dumps(POSTS), "object": json.dumps({"items": POSTS}, indent=1),
+            "ndjson": "\n".join(json.dumps(p) for p in POSTS) + "\n"}[shape]
+    path = write(tmp_path, "posts.json", b"\xef\xbb\xbf" + text.encode())
+    assert titles(start_server("--data", str(path))) == ["Newest", "Middle", "Oldest"]
+
+
+@pytest.mark.parametrize("encoding,name", [("utf-16", "UTF-16 (little-endian)"), ("utf-16-le", "UTF-16 (little-endian)"),
+                                           ("utf-16-be", "UTF-16 (big-endian)"), ("utf-32", "UTF-32 (little-endian)")])
+def test_another_encoding_is_named(start_server, tmp_path, encoding, name):
+    path = write(tmp_path, "posts.json", json.dumps(POSTS).encode(encoding))
+    assert_one_clear_line(start_with(tmp_path, "--data", str(path)), 1, "posts.json", name, "UTF-8")
+
+
+@pytest.mark.parametrize("text,line", [("{\"title\": \"a\"},\n{\"title\": \"b\"},\n{\"title\": \"c\"}\n", 1),
+                                       ("{\"title\": \"a\"}\n{\"title\": \"b\"},\n", 2)], ids=["from-the-first", "later"])
+def test_ndjson_with_commas_at_line_ends_says_so(start_server, tmp_path, text, line):
+    path = write(tmp_path, "posts.ndjson", text)
+    assert_one_clear_line(start_with(tmp_path, "--data", str(path)), 1, "posts.ndjson", f"line {line}", "comma")

@@ -7,7 +7,8 @@ import time
 from pulldownkit.client import call, get
 from pulldownkit.events import Stream
 from pulldownkit.waiting import wait_until
-from test_data_file import titles, write
+from test_cli import assert_one_clear_line
+from test_data_file import start_with, titles, write
 
 # README: an appended entry shows within a second.
 PROMISED_SECONDS = 1.0
@@ -103,5 +104,54 @@ def test_a_restart_with_the_grown_file_keeps_the_store_and_adds_the_rest(start_s
 
 
 def test_watch_needs_data(tmp_path):
-    from test_cli import assert_one_clear_line, run
+    from test_cli import run
     assert_one_clear_line(run("--watch"), 2, "--watch needs --data")
+
+
+def saved_again(entries):
+    """`entries` as an editor's format-on-save might write them: other indentation, keys in
+    another order, other escapes."""
+    return json.dumps([dict(reversed(list(entry.items()))) for entry in entries], indent=4, ensure_ascii=True)
+
+
+def test_a_file_saved_again_with_other_indentation_and_key_order_changes_nothing(start_server, tmp_path):
+    entries = [{"title": "one", "likes": 1, "user": {"handle": "@ané", "name": "Ané"}}, {"title": "two"}]
+    path = write(tmp_path, "posts.json", json.dumps(entries, indent=2, ensure_ascii=False))
+    server = start_server("--data", str(path), "--watch")
+    items = pushed_within_promise(server, lambda: path.write_text(saved_again(entries + [{"title": "three"}])))
+    assert [item["title"] for item in items] == ["three"]
+    assert titles(server) == ["three", "one", "two"]
+    assert "edited or removed" not in server.stderr()
+
+
+def test_a_restart_compares_entries_not_bytes(start_server, tmp_path):
+    entries = [{"title": "one", "likes": 1, "tags": ["a", "b"]}, {"title": "two", "body": "é"}]
+    path = write(tmp_path, "posts.ndjson", ndjson(entries))
+    db = tmp_path / "kept.sqlite"
+    first = start_server("--data", str(path), db=db)
+    session = call(first, "POST", "/api/refresh").session
+    first.stop()
+    # Another shape, another indentation, other key order: the same entries.
+    path.write_text(saved_again(entries))
+    again = start_server("--data", str(path), db=db)
+    assert titles(again) == ["one", "two"]
+    assert get(again, "/api/session", headers={"X-Session-Id": session}).json()["refreshCount"] == 1
+    assert "added" not in again.stderr()
+    again.stop()
+    path.write_text(json.dumps(entries + [{"title": "three"}]))
+    third = start_server("--data", str(path), db=db)
+    assert titles(third) == ["three", "one", "two"] and "1 entry added" in third.stderr()
+    third.stop()
+    # An entry that says something else is an edit, however it is written.
+    path.write_text(saved_again([{"title": "one", "likes": 2, "tags": ["a", "b"]}] + entries[1:] + [{"title": "three"}]))
+    assert_one_clear_line(start_with(tmp_path, "--data", str(path), "--db", str(db)), 1, "posts.ndjson", "--reset")
+
+
+def test_a_mistake_in_an_entry_already_taken_in_is_said_where_it_is(start_server, tmp_path):
+    path = write(tmp_path, "posts.ndjson", ndjson(FIRST))
+    server = start_server("--data", str(path), "--watch")
+    path.write_text('{"title": "one", "likes": 1,}\n' + ndjson(FIRST[1:]))
+    line = wait_until(lambda: [l for l in server.stderr().splitlines() if "malformed JSON" in l])
+    assert len(line) == 1 and "posts.ndjson: line 1, column" in line[0], server.stderr()
+    assert "edited or removed" not in server.stderr()
+    assert titles(server) == ["one", "two"]

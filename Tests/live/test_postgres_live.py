@@ -1,9 +1,10 @@
 """Live events across two instances on one PostgreSQL database: an item posted to one reaches
-the event streams of the other (LISTEN/NOTIFY)."""
+the event streams of the other (LISTEN/NOTIFY), and a reset through one starts the other over."""
 import pytest
 
 from pulldownkit.client import call
 from pulldownkit.events import Stream
+from test_api_caching import feed_of
 from test_postgres import URL, database  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.skipif(not URL, reason="PULLDOWN_TEST_POSTGRES_URL is not set (make test sets it)")
@@ -25,3 +26,24 @@ def test_an_item_posted_on_one_instance_reaches_the_streams_of_the_other(start_s
     again.next_event()
     second = call(a, "POST", "/api/items", json={"title": "Second", "body": ""}).json()["id"]
     assert [item["id"] for item in again.next_items().data["items"]] == [second]
+
+
+def test_a_reset_on_one_instance_starts_the_other_over_too(start_server, database):  # noqa: F811
+    a = start_server(db=database, seed="3")
+    b = start_server(db=database, seed="3")
+    assert [item["id"] for item in call(b, "GET", "/api/items?limit=5&before=3").json()["items"]] == [2, 1]
+    feed = feed_of(b)
+    stream = Stream(b)
+    try:
+        stream.next_event()   # open
+        assert call(a, "POST", "/api/items", json={"title": "Posted on A"}).status == 201
+        assert stream.next_items().data["items"][0]["title"] == "Posted on A"
+        reply = call(a, "POST", "/api/demo/reset")
+        assert reply.status == 200 and reply.json() == {"itemCount": 3, "newestId": 7}, reply
+        event = stream.next_event()
+        assert event.fields.get("event") == "reset" and event.data == {"newestId": 7}, event
+    finally:
+        stream.close()
+    assert [item["id"] for item in call(b, "GET", "/api/items?limit=5").json()["items"]] == [7, 6, 5]
+    assert call(b, "GET", "/api/items?limit=5&before=3").json()["items"] == []
+    assert call(b, "GET", f"/api/items?limit=5&before=3&feed={feed}").status == 410, "the old feed's pages are gone"

@@ -4,10 +4,14 @@ import PulldownFeed
 
 /// One entry of a data file, parsed: the fields the feed reads, checked, and the item's own.
 enum DataEntry {
+    /// What an entry's own `id` (json-server's) is kept as: the item's `id` is the server's.
+    static let sourceID = "sourceId"
+
     /// The item in `object`, or the first problem with it to `refuse` ("title is required").
     static func item(_ object: UnsafeMutablePointer<json_t>,
                      refuse: (String) throws(DataFileError) -> Never) throws(DataFileError) -> ImportedItem {
         var invalid = InvalidParameters()
+        keepSourceID(of: object, into: &invalid)
         let userFields = UserFields.check(object, core: DataFile.itemFields, reserved: ["id"], into: &invalid)
         func text(_ name: String) -> String? {
             guard let field = json_object_get(object, name), field.pointee.type != JSON_NULL else { return nil }
@@ -29,6 +33,20 @@ enum DataEntry {
         return ImportedItem(new: NewItem(title: title!, body: body ?? "", author: author, userFields: userFields),
                             createdAt: createdAt)
     }
+
+    /// Moves the entry's own `id`, a string or an integer, to `sourceId`, exactly as written, so
+    /// the item keeps it as a field of its own.
+    private static func keepSourceID(of object: UnsafeMutablePointer<json_t>, into invalid: inout InvalidParameters) {
+        guard let id = json_object_get(object, "id") else { return }
+        guard id.pointee.type == JSON_STRING || id.pointee.type == JSON_INTEGER else {
+            return invalid.add("id", "must be a string or an integer (the entry's own id, kept as \(sourceID))")
+        }
+        guard json_object_get(object, sourceID) == nil else {
+            return invalid.add(sourceID, "is where the entry's own id is kept; an entry with an id cannot have one too")
+        }
+        json_object_set(object, sourceID, id)
+        json_object_del(object, "id")
+    }
 }
 
 /// RFC 3339 date-times, with or without fractional seconds, any offset.
@@ -45,20 +63,5 @@ enum RFC3339 {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = options
         return formatter
-    }
-}
-
-extension EntryScanner.Checkpoint {
-    /// As the store keeps it (`DataSourceMark.resume`): `shape offset line column entries`.
-    var resume: [UInt8] {
-        Array("\(shape.rawValue) \(position.offset) \(position.line) \(position.column) \(entries)".utf8)
-    }
-
-    init?(resume: [UInt8]) {
-        let parts = String(decoding: resume, as: UTF8.self).split(separator: " ")
-        guard parts.count == 5, let shape = EntryScanner.Shape(rawValue: String(parts[0])),
-              let offset = Int64(parts[1]), let line = Int(parts[2]), let column = Int(parts[3]),
-              let entries = Int(parts[4]), offset >= 0, line >= 1, column >= 0, entries >= 0 else { return nil }
-        self.init(shape: shape, position: .init(offset: offset, line: line, column: column), entries: entries)
     }
 }

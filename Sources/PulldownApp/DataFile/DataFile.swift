@@ -2,19 +2,24 @@ import CJansson
 import Foundation
 import PulldownFeed
 
-/// A `--data` file as a source of items: a JSON array of items, an object with an `items` array,
-/// or one item object a line (NDJSON). Read as a stream (`DataFileReader`): each entry is parsed
-/// by Jansson on its own, as request bodies are (strict JSON, UTF-8 checked, repeated names
-/// refused), so memory stays bounded whatever the size of the file; only where each entry lies
-/// is kept, to read it again when the feed stores it.
+/// A `--data` file as a source of items: a JSON array of items, an object of collections (an
+/// `items` array, or json-server's `db.json`, whose first array of objects, or the one
+/// `--collection` names, holds the items), or one item object a line (NDJSON). Read as a stream
+/// (`DataFileReader`): each entry is parsed by Jansson on its own, as request bodies are (strict
+/// JSON, UTF-8 checked, repeated names refused), so memory stays bounded whatever the size of the
+/// file; only where each entry lies is kept, to read it again when the feed stores it.
 ///
 /// Any problem is a `DataFileError` naming the file and where: the line and column for malformed
 /// JSON, the entry and the field otherwise.
 final class DataFile: ImportSource {
-    let path: String
-    let pictures: DataPictures
-    private let start: EntryScanner.Checkpoint
-    private let startDigest: [UInt8]?
+    let reference: DataFileReference
+    var path: String { reference.path }
+    private var pictures: DataPictures { reference.pictures }
+    private var collection: String? { reference.collection }
+    /// What the store took in from the file before, if anything.
+    private let previous: TakenIn?
+    /// The file's shape as read last.
+    private(set) var shape: EntryScanner.Shape
     /// false under `--watch`: an entry still being written at the end is left for later, and a
     /// bad entry stops the reading there (`failure`) instead of failing it.
     private let strict: Bool
@@ -26,47 +31,89 @@ final class DataFile: ImportSource {
     private(set) var stopped: DataFileReader.Progress?
     /// What it returned: the store's new mark once the entries are in.
     private(set) var mark: DataSourceMark?
+    /// Where a long import shows how far it got (start-up on a terminal).
+    var progressLine: ImportProgressLine?
+    private var stored = 0
 
     /// The fields of an entry the feed reads; any other is the item's own (`UserFields`).
     static let itemFields = ["title", "body", "author", "createdAt"]
 
     /// The file from its start, or past what the store took in from it (`mark`).
-    init(path: String, pictures: DataPictures, after mark: DataSourceMark?, strict: Bool = true) throws(DataFileError) {
-        self.path = path
-        self.pictures = pictures
+    init(_ reference: DataFileReference, after mark: DataSourceMark?, strict: Bool = true) throws(DataFileError) {
+        self.reference = reference
         self.strict = strict
         if let mark {
-            guard let checkpoint = EntryScanner.Checkpoint(resume: mark.resume) else {
-                throw DataFileError.diverged(path)
-            }
-            start = checkpoint
-            startDigest = mark.digest
+            guard let taken = TakenIn(mark) else { throw DataFileError.diverged(reference.path) }
+            previous = taken
+            shape = taken.checkpoint.shape
         } else {
-            start = EntryScanner.Checkpoint(shape: try Self.shape(of: path))
-            startDigest = nil
+            previous = nil
+            shape = try Self.shape(of: reference.path, collection: reference.collection)
         }
     }
 
-    var shape: EntryScanner.Shape { start.shape }
-
+    /// Hands on each entry past what the store took in. The file is the one the store took in
+    /// when its entries up to there say the same, however they are written: when its bytes up
+    /// to there are unchanged, they are not read again; otherwise the file is read from its
+    /// start and those entries compared by their canonical forms (`EntryChain`).
     func forEachEntry(_ body: (ImportedItem) throws -> Void) throws -> DataSourceMark {
+        if let previous, let chain = previous.chain {
+            do {
+                return try read(from: previous.checkpoint, bytes: previous.bytes, chain: chain, body)
+            } catch DataFileReader.Problem.prefixDiffers {
+                // Written again, perhaps only differently: compare the entries themselves.
+            }
+        }
+        guard let previous else { return try read(from: .init(shape: shape), body) }
+        shape = try Self.shape(of: path, collection: collection)
+        return try read(from: .init(shape: shape), matching: previous, body)
+    }
+
+    /// Reads from `checkpoint` (whose bytes hash to `bytes`, the entries before it chained to
+    /// `chain`), each entry to `body`, but for the first ones that must match `previous`.
+    private func read(from checkpoint: EntryScanner.Checkpoint, bytes: [UInt8]? = nil, chain start: [UInt8]? = nil,
+                      matching previous: TakenIn? = nil, _ body: (ImportedItem) throws -> Void) throws -> DataSourceMark {
         places.removeAll()
+        var chain = EntryChain(digest: start)
+        let taken = previous?.checkpoint.entries ?? 0
+        var matched = taken == 0
         let progress: DataFileReader.Progress
         do {
-            progress = try DataFileReader(path: path).read(from: start, digest: startDigest, strict: strict) { value in
+            progress = try DataFileReader(path: path, collection: collection).read(from: checkpoint, digest: bytes, strict: strict) { value, digestToHere in
                 current = value
-                guard let item = try decode(value.bytes, at: value) else { return }
+                if case .entry(let index) = value.role { progressLine?.read(index + 1, upTo: value.end.offset) }
+                if case .entry(let index) = value.role, index < taken {
+                    let parsed = try parse(value.bytes, at: value)
+                    defer { json_decref(parsed) }
+                    chain.add(EntryChain.canonical(parsed))
+                    if index == taken - 1 {
+                        // The file is the same so far: by its entries, or (a mark of before) by its bytes.
+                        guard previous?.chain.map({ $0 == chain.digest }) ?? (digestToHere() == previous?.bytes) else {
+                            throw DataFileError.diverged(path)
+                        }
+                        matched = true
+                    }
+                    return
+                }
+                guard let (item, canonical) = try decode(value.bytes, at: value) else { return }
                 try body(item)
+                chain.add(canonical)
                 places.append((value.start.offset, Int32(value.end.offset - value.start.offset), Int32(value.start.line)))
             }
-        } catch .prefixDiffers {
-            throw DataFileError.diverged(path)
         } catch .unreadable(let reason) {
             throw DataFileError(path: path, "cannot be read: \(reason)")
+        } catch .prefixDiffers {
+            // For `forEachEntry`, which reads the entries themselves then.
+            throw DataFileReader.Problem.prefixDiffers
         }
         stopped = progress
-        if let failure = progress.failure, strict { throw describe(failure) ?? failure }
-        let mark = DataSourceMark(digest: progress.digest, resume: progress.checkpoint.resume)
+        if let failure = progress.failure as? DataFileError, failure.diverged { throw failure }
+        // Under --watch a bad entry stops the reading and is said, unless it is one the store took
+        // in: then there is nothing to go on from.
+        if let failure = progress.failure, strict || !matched { throw describe(failure) ?? failure }
+        // Fewer entries than the store took in: one was removed (or, under --watch, is being written).
+        guard matched else { throw DataFileError.diverged(path) }
+        let mark = TakenIn(chain: chain.digest, checkpoint: progress.checkpoint, bytes: progress.digest).mark
         self.mark = mark
         return mark
     }
@@ -74,11 +121,13 @@ final class DataFile: ImportSource {
     func entries(at numbers: [Int]) throws -> [ImportedItem] {
         let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
         defer { try? handle.close() }
+        progressLine?.stored(stored, of: places.count)
+        stored += numbers.count
         return try numbers.map { number in
             let place = places[number]
             try handle.seek(toOffset: UInt64(place.offset))
             let bytes = Array(try handle.read(upToCount: Int(place.length)) ?? Data())
-            guard bytes.count == Int(place.length), let item = try decode(bytes, at: nil) else {
+            guard bytes.count == Int(place.length), let (item, _) = try decode(bytes, at: nil) else {
                 throw DataFileError(path: path, "changed while it was being imported")
             }
             return item
@@ -95,6 +144,11 @@ final class DataFile: ImportSource {
             return DataFileError(path: path, "\(place(current)): \(first)")
         case ImportError.storeHoldsOtherItems(let fromAnotherFile):
             return DataFileError(path: path, Self.refusal(fromAnotherFile: fromAnotherFile), diverged: fromAnotherFile)
+        case EntryScanner.Failure.noCollection(let wanted?):
+            return DataFileError(path: path, "the object has no member \(wanted) holding an array of items (--collection \(wanted))")
+        case EntryScanner.Failure.noCollection(nil):
+            return DataFileError(path: path, "the object has no array of items: no items member, and no member holding an "
+                                 + "array of objects (name the one to import with --collection NAME)")
         case EntryScanner.Failure.malformed(let position, let reason):
             return DataFileError(path: path, "line \(position.line), column \(position.column): malformed JSON: \(reason)")
         case EntryScanner.Failure.tooLarge(let role, let field, let position):
@@ -110,8 +164,10 @@ final class DataFile: ImportSource {
     }
 
     static func refusal(fromAnotherFile: Bool) -> String {
-        let held = fromAnotherFile ? "items from a different data file" : "items that did not come from a data file (the demo seed or posts)"
-        return "the store already holds \(held); start with --reset to empty it and import this file"
+        fromAnotherFile
+            ? "the store already holds items from a different data file; start with --reset to empty it and import this file"
+            : "the store holds items posted to it (POST /api/items), not only the demo feed; "
+                + "start with --reset to delete them and import this file"
     }
 
     private static func name(_ role: EntryScanner.Value.Role) -> String {
@@ -128,46 +184,96 @@ final class DataFile: ImportSource {
         shape == .lines ? "entry \(index) (line \(line))" : "entry \(index)"
     }
 
-    /// The file's shape, from its first line (`ShapeProbe`).
-    private static func shape(of path: String) throws(DataFileError) -> EntryScanner.Shape {
+    /// The file's shape, from its first line (`ShapeProbe`), or why it has none.
+    private static func shape(of path: String, collection: String?) throws(DataFileError) -> EntryScanner.Shape {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw DataFileError(path: path, "cannot be read: \(String(cString: strerror(errno)))")
         }
         defer { try? handle.close() }
-        var probe = ShapeProbe()
+        var probe = ShapeProbe(collection: collection)
+        var first = true
         while probe.verdict == .undecided {
             let chunk = handle.readData(ofLength: DataFileReader.chunkBytes)
+            if first, let encoding = ShapeProbe.encoding(of: Array(chunk.prefix(4))) {
+                throw DataFileError(path: path, "the file is \(encoding), not UTF-8: save it as UTF-8, as JSON files are")
+            }
+            first = false
             if chunk.isEmpty { probe.finish() }
             chunk.withUnsafeBytes { probe.feed($0.bindMemory(to: UInt8.self)) }
         }
         guard case .shape(let shape) = probe.verdict else {
-            throw DataFileError(path: path, "line 1: not a JSON array of items, an object with an items array, or one item object a line")
+            throw DataFileError(path: path, "line 1: not a JSON array of items, an object of collections (an items array, "
+                                + "or a db.json of arrays), or one item object a line")
+        }
+        if let collection, shape != .items {
+            throw DataFileError(path: path, "--collection \(collection) names a member of an object, but the file is a JSON array")
         }
         return shape
     }
 
-    /// The entry in `bytes` (read at `value`, nil when read again), or nil for another member
-    /// of the `items` object, which needs only to be JSON.
-    private func decode(_ bytes: [UInt8], at value: EntryScanner.Value?) throws(DataFileError) -> ImportedItem? {
+    /// The value in `bytes` (read at `value`, nil when read again), parsed: the caller's to decref.
+    private func parse(_ bytes: [UInt8], at value: EntryScanner.Value?) throws(DataFileError) -> UnsafeMutablePointer<json_t> {
         var error = json_error_t()
         let parsed = bytes.withUnsafeBytes { raw in
             json_loadb(raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count, Int(JSON_REJECT_DUPLICATES | JSON_DECODE_ANY), &error)
         }
         guard let parsed else {
             let start = value?.start ?? EntryScanner.Position()
+            if shape == .lines, Self.endsWithAComma(bytes) {
+                throw DataFileError(path: path, "line \(start.line): NDJSON has one object a line and nothing after it: remove "
+                                    + "the comma at the end of each line (or make the file a JSON array: [ … ])")
+            }
             let line = start.line + Int(error.line) - 1
             let column = error.line == 1 ? start.column - 1 + Int(error.column) : Int(error.column)
             throw DataFileError(path: path, "line \(line), column \(column): malformed JSON: \(JSONBody.text(of: error))")
         }
+        return parsed
+    }
+
+    /// The entry in `bytes` (read at `value`, nil when read again) and its canonical form, or
+    /// nil for another member of an object, which needs only to be JSON.
+    private func decode(_ bytes: [UInt8], at value: EntryScanner.Value?) throws(DataFileError) -> (ImportedItem, [UInt8])? {
+        let parsed = try parse(bytes, at: value)
         defer { json_decref(parsed) }
         if let value, case .member = value.role { return nil }
         guard parsed.pointee.type == JSON_OBJECT else { throw DataFileError(path: path, "\(place(value)): must be a JSON object") }
+        // Before its pictures are resolved and its id moved: as the file says it.
+        let canonical = value == nil ? [] : EntryChain.canonical(parsed)
         if let refused = pictures.resolve(in: parsed) {
-            throw DataFileError(path: path, "\(place(value)): \(refused) \(DataPictures.reason)")
+            throw DataFileError(path: path, "\(place(value)): \(refused.field) \(refused.reason)")
         }
-        return try DataEntry.item(parsed) { problem throws(DataFileError) in
+        let item = try DataEntry.item(parsed) { problem throws(DataFileError) in
             throw DataFileError(path: path, "\(place(value)): \(problem)")
         }
+        return (item, canonical)
+    }
+}
+
+/// The data file the command line names (`--data`, `--collection`), with the table of the
+/// pictures it names, which the server serves for as long as it runs.
+struct DataFileReference: Sendable {
+    let path: String
+    /// The member of an object that holds the items; nil: `items`, else the first array of objects.
+    let collection: String?
+    let pictures: DataPictures
+
+    init(path: String, collection: String? = nil) {
+        self.path = path
+        self.collection = collection
+        pictures = DataPictures(dataFile: path)
+    }
+}
+
+extension DataFile {
+    /// Whether `line` is one JSON value followed by a comma: NDJSON written as a list.
+    static func endsWithAComma(_ line: [UInt8]) -> Bool {
+        guard line.last == UInt8(ascii: ",") else { return false }
+        var error = json_error_t()
+        let parsed = line.dropLast().withUnsafeBytes { raw in
+            json_loadb(raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count, Int(JSON_DECODE_ANY), &error)
+        }
+        defer { parsed.map { json_decref($0) } }
+        return parsed != nil
     }
 }
 

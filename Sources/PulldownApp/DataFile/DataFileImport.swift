@@ -1,22 +1,23 @@
 import PulldownFeed
 
-/// `--data` at start-up: fills an empty store from the file (or, with `--reset`, any store);
-/// keeps a store already filled from it, adding the entries the file gained since (a file that
-/// still begins with exactly the bytes the store took in is the same file, grown: see
-/// `DataSourceMark`); refuses any other store with items.
+/// `--data` at start-up: fills an empty store from the file, and replaces the untouched demo feed
+/// (or, with `--reset`, anything); keeps a store already filled from it, adding the entries the
+/// file gained since (a file that still begins with exactly the bytes the store took in is the
+/// same file, grown: see `DataSourceMark`); refuses any other store with items.
 enum DataFileImport {
     struct Loaded {
-        let pictures: DataPictures
         /// What the store now remembers, where `--watch` goes on from.
         let mark: DataSourceMark
     }
 
-    static func load(_ path: String, reset: Bool, into feed: Feed) throws -> Loaded {
-        let pictures = DataPictures(dataFile: path)
+    static func load(_ reference: DataFileReference, reset: Bool, into feed: Feed) throws -> Loaded {
+        let path = reference.path
         let state: DataSourceState = reset ? .empty : try feed.dataSourceState()
         if state == .otherItems { throw DataFileError(path: path, DataFile.refusal(fromAnotherFile: false)) }
         let previous: DataSourceMark? = if case .filled(let mark) = state { mark } else { nil }
-        let file = try DataFile(path: path, pictures: pictures, after: previous)
+        let file = try DataFile(reference, after: previous)
+        let progress = ImportProgressLine.forImport(of: path)
+        file.progressLine = progress
         do {
             if let previous {
                 let added = try feed.appendItems(from: file, after: previous)
@@ -24,21 +25,27 @@ enum DataFileImport {
                     ErrorLog.write("\(path) grew since the store took it in: \(added) entr\(added == 1 ? "y" : "ies") added as the newest items")
                 }
             } else {
-                _ = try feed.importItems(from: file, reset: reset)
+                let replacing: ImportReplacing = reset ? .everything : state == .demo ? .demoFeed : .nothing
+                _ = try feed.importItems(from: file, replacing: replacing)
+                if replacing == .demoFeed {
+                    ErrorLog.write("\(path) replaces the demo feed the store held (nothing had been posted to it)")
+                }
             }
         } catch {
+            progress?.clear()
             throw file.describe(error) ?? error
         }
-        feed.useDemoTemplates(templates(path, pictures: pictures))
-        return Loaded(pictures: pictures, mark: file.mark!)
+        progress?.finish()
+        feed.useDemoTemplates(templates(reference))
+        return Loaded(mark: file.mark!)
     }
 
     /// The file's first entries (`DemoTemplates.maximumCount`), read from its start whatever
     /// the store took in, for demo items in their shape.
-    private static func templates(_ path: String, pictures: DataPictures) -> [NewItem] {
+    private static func templates(_ reference: DataFileReference) -> [NewItem] {
         struct Enough: Error {}
         var items: [NewItem] = []
-        guard let file = try? DataFile(path: path, pictures: pictures, after: nil, strict: false) else { return [] }
+        guard let file = try? DataFile(reference, after: nil, strict: false) else { return [] }
         _ = try? file.forEachEntry { entry in
             items.append(entry.new)
             if items.count == DemoTemplates.maximumCount { throw Enough() }

@@ -24,17 +24,22 @@ struct DataFileReader {
     }
 
     let path: String
+    /// `--collection` (see `EntryScanner`).
+    var collection: String? = nil
+
+    /// Each value found, with a way to the digest of the file up to its end.
+    typealias Each = (EntryScanner.Value, _ digestToHere: () -> [UInt8]) throws -> Void
 
     /// Reads on from `start` (whose bytes must hash to `digest`), each entry to `each`. `strict`:
     /// the end of the file must end the document (a start-up import); otherwise an entry still
     /// being written at the end is left for a later read (`--watch`).
     func read(from start: EntryScanner.Checkpoint, digest expected: [UInt8]?, strict: Bool,
-              _ each: (EntryScanner.Value) throws -> Void) throws(Problem) -> Progress {
+              _ each: Each) throws(Problem) -> Progress {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
         defer { close(descriptor) }
         var hash = ContentHash()
-        var scanner = EntryScanner(start)
+        var scanner = EntryScanner(start, collection: collection)
         var progress = Progress(checkpoint: start, digest: hash.digest())
         let prefixEnd = start.position.offset
         if prefixEnd == 0, let expected, expected != progress.digest { throw .prefixDiffers }
@@ -77,8 +82,7 @@ struct DataFileReader {
     /// Scans `bytes` (from file offset `base`), hashing them and handing on each completed
     /// entry; true when a failure stops the reading.
     private func take(_ bytes: UnsafeBufferPointer<UInt8>, at base: Int64, scanner: inout EntryScanner,
-                      hash: inout ContentHash, progress: inout Progress,
-                      _ each: (EntryScanner.Value) throws -> Void) -> Bool {
+                      hash: inout ContentHash, progress: inout Progress, _ each: Each) -> Bool {
         guard !bytes.isEmpty else { return false }
         let scanned = scanner.scan(bytes)
         var hashed = 0
@@ -101,9 +105,8 @@ struct DataFileReader {
         return false
     }
 
-    private func hand(_ value: EntryScanner.Value, hash: ContentHash, progress: inout Progress,
-                      _ each: (EntryScanner.Value) throws -> Void) throws {
-        try each(value)
+    private func hand(_ value: EntryScanner.Value, hash: ContentHash, progress: inout Progress, _ each: Each) throws {
+        try each(value) { hash.digest() }
         if case .entry(let index) = value.role {
             progress.checkpoint.position = value.end
             progress.checkpoint.entries = index + 1

@@ -11,19 +11,20 @@ import Synchronization
 final class DataFileWatcher: Sendable {
     static let period = 0.25
 
-    private let path: String
-    private let pictures: DataPictures
+    private let file: DataFileReference
+    private var path: String { file.path }
     private let feed: Feed
     private let state: Mutex<(mark: DataSourceMark, watch: WatchState)>
     private let timer: Mutex<RepeatingTimer?> = Mutex(nil)
+    /// Where every look runs, one at a time.
+    private let queue = DispatchQueue(label: "pulldown.watch", qos: .utility)
 
-    init(path: String, pictures: DataPictures, mark: DataSourceMark, feed: Feed) {
-        self.path = path
-        self.pictures = pictures
+    init(_ file: DataFileReference, mark: DataSourceMark, feed: Feed) {
+        self.file = file
         self.feed = feed
         // No stamp yet: the first look reads the file, so a change made during start-up counts.
         state = Mutex((mark, WatchState(handled: nil)))
-        let timer = RepeatingTimer(every: Self.period, on: DispatchQueue(label: "pulldown.watch", qos: .utility)) { [weak self] in
+        let timer = RepeatingTimer(every: Self.period, on: queue) { [weak self] in
             self?.look()
         }
         self.timer.withLock { $0 = timer }
@@ -31,6 +32,15 @@ final class DataFileWatcher: Sendable {
 
     func cancel() {
         timer.withLock { $0?.cancel() }
+    }
+
+    /// Runs `refill`, which takes the file in anew (a reset), between two looks, and follows the
+    /// file from where it left the store.
+    func restart(_ refill: () throws -> DataSourceMark) throws {
+        try queue.sync {
+            let mark = try refill()
+            state.withLock { $0 = (mark, WatchState(handled: nil)) }
+        }
     }
 
     /// One look, on the watcher's own serial queue.
@@ -49,7 +59,7 @@ final class DataFileWatcher: Sendable {
     private func read(after mark: DataSourceMark) -> (WatchState.Outcome, DataSourceMark?) {
         let file: DataFile
         do {
-            file = try DataFile(path: path, pictures: pictures, after: mark, strict: false)
+            file = try DataFile(self.file, after: mark, strict: false)
             let added = try feed.appendItems(from: file, after: mark)
             let problem = file.stopped?.failure.map { failure in
                 (file.describe(failure)?.description ?? "\(failure)")

@@ -15,7 +15,26 @@ final class DataPictures: Sendable {
     static let routePrefix = "/media/data/"
     static let contentTypes = ["png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif",
                                "webp": "image/webp", "avif": "image/avif", "svg": "image/svg+xml"]
-    static let reason = "must be a picture file (png, jpg, gif, webp, avif, svg) inside the data file's folder"
+    /// Why a relative path was refused.
+    enum Refusal: Error, Equatable {
+        /// It leads out of the data file's folder (`..`, or a symlink pointing out).
+        case outside
+        /// Nothing is there.
+        case missing
+        /// A folder, or a file of another kind.
+        case notAPicture
+        /// A picture file this process may not read.
+        case unreadable
+
+        func reason(for relative: String) -> String {
+            switch self {
+            case .outside: "must be a picture inside the data file's folder, and \(relative) leads out of it"
+            case .missing: "names \(relative), which is missing: there is no such file in the data file's folder"
+            case .notAPicture: "must be a picture file (png, jpg, gif, webp, avif, svg), and \(relative) is not one"
+            case .unreadable: "names \(relative), which cannot be read (check its permissions)"
+            }
+        }
+    }
 
     /// Relative path as written → served URL: a file names the same few pictures over and over,
     /// and each is resolved (a realpath, a stat and a digest) once.
@@ -36,36 +55,51 @@ final class DataPictures: Sendable {
         return !text.isEmpty && text.utf8.first != UInt8(ascii: "/") && !lowered.hasPrefix("http://") && !lowered.hasPrefix("https://")
     }
 
-    /// The served URL of the picture at `relative`, nil when it leaves the folder, is missing, or
-    /// is not a picture.
-    func url(for relative: String) -> String? {
-        if let known = resolved.withLock({ $0[relative] }) { return known }
-        guard let (real, bytes) = file(at: relative) else { return nil }
-        let inside = String(real.dropFirst(folder!.utf8.count + 1))
-        let served = Self.routePrefix + Self.digest(of: bytes) + "/" + Self.percentEncoded(inside)
-        resolved.withLock { $0[relative] = served }
-        return served
+    /// The served URL of the picture at `relative`, or why there is none.
+    func url(for relative: String) -> Result<String, Refusal> {
+        if let known = resolved.withLock({ $0[relative] }) { return .success(known) }
+        return file(at: relative).map { real, bytes in
+            let inside = String(real.dropFirst(folder!.utf8.count + 1))
+            let served = Self.routePrefix + Self.digest(of: bytes) + "/" + Self.percentEncoded(inside)
+            resolved.withLock { $0[relative] = served }
+            return served
+        }
     }
 
     /// The picture a served name names (its digest, and its path inside the folder, decoded),
     /// nil when there is none or the file changed since: its bytes and media type.
     func picture(digest: String, path: String) -> (bytes: [UInt8], contentType: String)? {
-        guard let (real, bytes) = file(at: path), Self.digest(of: bytes) == digest,
+        guard case .success(let (real, bytes)) = file(at: path), Self.digest(of: bytes) == digest,
               let type = Self.contentType(real) else { return nil }
         return (bytes, type)
     }
 
-    /// The real path and bytes of the picture file at `relative` inside the folder; nil when it
-    /// leaves the folder, is missing, or is not a picture.
-    private func file(at relative: String) -> (real: String, bytes: [UInt8])? {
-        guard let folder, !relative.contains("\0") else { return nil }
-        guard let resolved = realpath(folder + "/" + relative, nil) else { return nil }
+    /// The real path and bytes of the picture file at `relative` inside the folder, or why there
+    /// is none.
+    private func file(at relative: String) -> Result<(real: String, bytes: [UInt8]), Refusal> {
+        guard let folder, !relative.contains("\0") else { return .failure(.missing) }
+        guard let resolved = realpath(folder + "/" + relative, nil) else {
+            return .failure(Self.climbsOut(relative) ? .outside : .missing)
+        }
         let real = String(cString: resolved)
         free(resolved)
+        guard real.hasPrefix(folder + "/") else { return .failure(.outside) }
         var status = stat()
-        guard real.hasPrefix(folder + "/"), stat(real, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
-              Self.contentType(real) != nil, let data = FileManager.default.contents(atPath: real) else { return nil }
-        return (real, Array(data))
+        guard stat(real, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Self.contentType(real) != nil else {
+            return .failure(.notAPicture)
+        }
+        guard let data = FileManager.default.contents(atPath: real) else { return .failure(.unreadable) }
+        return .success((real, Array(data)))
+    }
+
+    /// Whether `relative`, read as written, goes above the folder it starts in.
+    private static func climbsOut(_ relative: String) -> Bool {
+        var depth = 0
+        for part in relative.split(separator: "/") where part != "." {
+            depth += part == ".." ? -1 : 1
+            if depth < 0 { return true }
+        }
+        return false
     }
 
     private static func digest(of bytes: [UInt8]) -> String {
@@ -86,13 +120,15 @@ final class DataPictures: Sendable {
     }
 
     /// Replaces a relative `avatar` and `image.url` of `entry` by their served URLs; returns the
-    /// name of a field whose path is refused.
-    func resolve(in entry: UnsafeMutablePointer<json_t>) -> String? {
+    /// name of a field whose path is refused, and why.
+    func resolve(in entry: UnsafeMutablePointer<json_t>) -> (field: String, reason: String)? {
         for (object, key, name) in [(entry, "avatar", "avatar"), (json_object_get(entry, "image"), "url", "image.url")] {
             guard let object, object.pointee.type == JSON_OBJECT, let value = json_object_get(object, key),
                   let text = UserFields.string(value), Self.isRelative(text) else { continue }
-            guard let served = url(for: text) else { return name }
-            json_object_set_new(object, key, json_string(served))
+            switch url(for: text) {
+            case .success(let served): json_object_set_new(object, key, json_string(served))
+            case .failure(let refusal): return (name, refusal.reason(for: text))
+            }
         }
         return nil
     }

@@ -4,7 +4,8 @@ extension EntryScanner {
     enum Shape: String {
         /// A JSON array of items.
         case array
-        /// An object whose `items` member is the array of items.
+        /// An object whose collection (the `items` member, or another array: see `EntryScanner`)
+        /// is the array of items.
         case items
         /// One item object a line (NDJSON).
         case lines
@@ -48,6 +49,9 @@ extension EntryScanner {
 
     enum Failure: Error, Equatable {
         case malformed(Position, String)
+        /// The object has no collection: no member `collection` (when given) holding an array,
+        /// else no `items` array and no array of objects.
+        case noCollection(String?)
         /// A value over `maximumValueBytes`; `field` is the member of it being read then.
         case tooLarge(Value.Role, field: String?, Position)
     }

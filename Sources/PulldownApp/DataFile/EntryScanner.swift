@@ -1,14 +1,20 @@
 /// Splits a data file's bytes into its entries as they arrive, chunk by chunk, so a file of any
 /// size is read in bounded memory: each entry's bytes are handed on by themselves, for Jansson to
 /// parse one at a time. It tracks only what finding the entries needs (strings, escapes, depth),
-/// checks the structure around them (`[`, commas, `]`, the `items` member), and keeps the line
-/// and column of every entry so a parse error can name its place in the file.
+/// checks the structure around them (`[`, commas, `]`, the members of an object of collections),
+/// and keeps the line and column of every entry so a parse error can name its place in the file.
+///
+/// In an object, the entries are the elements of its collection: the member `collection` names,
+/// else the `items` member or the first array of objects (json-server's `db.json`: `posts`),
+/// whichever comes first. The elements of its other arrays are read one at a time too, as
+/// members, so a large other collection costs no more memory than the entries do. A UTF-8
+/// byte-order mark at the start is skipped.
 ///
 /// A pure state machine: `scan` returns the values completed in a chunk; no I/O.
 struct EntryScanner {
     private enum Phase {
         case start, elementOrClose, element, afterElement
-        case keyOrClose, key, inKey, colon, memberValue, afterMember
+        case keyOrClose, key, inKey, colon, memberValue, firstElement, afterMember
         case inValue, end
     }
 
@@ -27,12 +33,24 @@ struct EntryScanner {
     private var lastString: [UInt8]? = []
     private var field: String?
     private var key: [UInt8] = []
+    /// Inside the collection's array, and whether it was found.
     private var inItems = false
     private var sawItems = false
+    /// The member that holds the entries, once found.
+    private var collectionKey: [UInt8]?
+    /// Inside an array member that is not the collection: its elements are members.
+    private var inOtherArray = false
+    /// The member `--collection` names; nil: `items` or the first array of objects.
+    private let collection: [UInt8]?
+    /// How many bytes of a UTF-8 byte-order mark were skipped at the start.
+    private var markBytes = 0
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
-    /// A scanner at the start of a file of `shape`, or at a checkpoint.
-    init(_ checkpoint: Checkpoint) {
+    /// A scanner at the start of a file of `shape`, or at a checkpoint; `collection` names the
+    /// member of an object that holds the entries.
+    init(_ checkpoint: Checkpoint, collection: String? = nil) {
         self.checkpoint = checkpoint
+        self.collection = collection.map { Array($0.utf8) }
         position = checkpoint.position
         switch (checkpoint.shape, checkpoint.entries > 0 || checkpoint.position.offset > 0) {
         case (.lines, _): phase = .element
@@ -46,8 +64,15 @@ struct EntryScanner {
     /// the scan there, if one did (the values before it stand).
     mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> (values: [Value], failure: Failure?) {
         var found: [Value] = []
-        do {
+        do throws(Failure) {
             for byte in bytes {
+                if position.offset < 3, position.offset == Int64(markBytes), byte == Self.byteOrderMark[markBytes] {
+                    // Not a character of the document: no column either.
+                    markBytes += 1
+                    position.offset += 1
+                    continue
+                }
+                if markBytes > 0 && markBytes < 3 { throw .malformed(position, "invalid UTF-8 at the start of the file") }
                 if byte == 0x0A {
                     try handle(byte, into: &found)
                     position.offset += 1
@@ -94,33 +119,60 @@ struct EntryScanner {
         case (.start, UInt8(ascii: "[")) where checkpoint.shape == .array: phase = .elementOrClose
         case (.start, UInt8(ascii: "{")) where checkpoint.shape == .items: phase = .keyOrClose
         case (.elementOrClose, UInt8(ascii: "]")), (.afterElement, UInt8(ascii: "]")):
-            phase = inItems ? .afterMember : .end
+            phase = inItems || inOtherArray ? .afterMember : .end
             inItems = false
+            inOtherArray = false
         case (.elementOrClose, _) where Self.startsValue(byte), (.element, _) where Self.startsValue(byte):
-            begin(.entry(checkpoint.entries), with: byte)
+            begin(inOtherArray ? .member(keyName) : .entry(checkpoint.entries), with: byte)
         case (.afterElement, UInt8(ascii: ",")): phase = .element
         case (.keyOrClose, UInt8(ascii: "}")), (.afterMember, UInt8(ascii: "}")):
-            guard sawItems else { throw .malformed(position, "the object has no items array") }
+            guard sawItems else { throw .noCollection(collection.map { String(decoding: $0, as: UTF8.self) }) }
             phase = .end
         case (.keyOrClose, UInt8(ascii: "\"")), (.key, UInt8(ascii: "\"")):
             key = []
             phase = .inKey
         case (.colon, UInt8(ascii: ":")): phase = .memberValue
-        case (.memberValue, UInt8(ascii: "[")) where key == Array("items".utf8):
-            guard !sawItems else { throw .malformed(position, "the object has two items members") }
-            phase = .elementOrClose
-            inItems = true
-            sawItems = true
-        case (.memberValue, _) where Self.startsValue(byte): begin(.member(String(decoding: key, as: UTF8.self)), with: byte)
+        case (.memberValue, UInt8(ascii: "[")):
+            if key == collectionKey { throw .malformed(position, "the object has two \(keyName) members") }
+            if sawItems || (collection != nil && key != collection) {
+                phase = .elementOrClose
+                inOtherArray = true
+            } else if key == collection || key == Array("items".utf8) {
+                chooseCollection()
+            } else {
+                // The first array of objects is the collection: it depends on its first element.
+                phase = .firstElement
+            }
+        case (.firstElement, UInt8(ascii: "{")):
+            chooseCollection()
+            begin(.entry(checkpoint.entries), with: byte)
+        case (.firstElement, UInt8(ascii: "]")): phase = .afterMember
+        case (.firstElement, _) where Self.startsValue(byte):
+            inOtherArray = true
+            begin(.member(keyName), with: byte)
+        case (.memberValue, _) where key == collection && Self.startsValue(byte):
+            throw .malformed(position, "the member \(keyName) is not an array of items")
+        case (.memberValue, _) where Self.startsValue(byte): begin(.member(keyName), with: byte)
         case (.afterMember, UInt8(ascii: ",")): phase = .key
         default: throw .malformed(position, expected)
         }
     }
 
+    /// The member being read, as text.
+    private var keyName: String { String(decoding: key, as: UTF8.self) }
+
+    /// The array being opened holds the entries.
+    private mutating func chooseCollection() {
+        phase = .elementOrClose
+        inItems = true
+        sawItems = true
+        collectionKey = key
+    }
+
     private var expected: String {
         switch phase {
         case .start: return checkpoint.shape == .array ? "expected [" : "expected {"
-        case .elementOrClose, .element: return "expected an entry"
+        case .elementOrClose, .element, .firstElement: return "expected an entry"
         case .afterElement: return "expected , or ] after an entry"
         case .memberValue: return "expected a value"
         case .keyOrClose, .key: return "expected a member name in quotes"
@@ -210,7 +262,7 @@ struct EntryScanner {
             checkpoint.position = end
             phase = .afterElement
         } else {
-            phase = .afterMember
+            phase = inOtherArray ? .afterElement : .afterMember
         }
         return found
     }

@@ -1,10 +1,9 @@
 import PulldownFeed
 import PulldownHTTP
-import Synchronization
 
-/// `POST /api/demo/items`: adds N demo items at once, each as a post, so they join the feed's
-/// group commits and reach open event streams like any insert. With a data file loaded they are
-/// copies of its entries (`Feed.demoItem`), so they have the user's shape.
+/// `POST /api/demo/items`: adds the next N items of the demo sequence at once, in one
+/// transaction, so they reach open event streams like any insert. With a data file loaded they
+/// are copies of its entries (`Feed.useDemoTemplates`), so they have the user's shape.
 struct DemoItems: Sendable {
     let feed: Feed
     static let maxCount: Int64 = 100
@@ -16,13 +15,8 @@ struct DemoItems: Sendable {
         } catch {
             return responder.send(error.response)
         }
-        let results = Results(expected: count)
-        // Numbers picked at random: the same text for the same number, so each batch differs.
-        for number in (0..<count).map({ _ in Int64.random(in: 0...Int64.max) }) {
-            feed.addItem(feed.demoItem(number: number)) { result in
-                guard let all = results.append(result) else { return }
-                responder.send(API.answer { try Self.answer(all.map { try $0.get() }) })
-            }
+        feed.addDemoItems(count: count) { result in
+            responder.send(API.answer { try Self.answer(result.get()) })
         }
     }
 
@@ -41,30 +35,11 @@ struct DemoItems: Sendable {
         json.beginObject()
         json.key("items")
         json.beginArray()
-        for item in items.sorted(by: { $0.id > $1.id }) { ResponseJSON.write(item, to: &json) }
+        for item in items { ResponseJSON.write(item, to: &json) }
         json.endArray()
         json.endObject()
         var response = HTTPResponse.json(json.bytes, status: 201)
         response.headers.add("Cache-Control", "no-store")
         return response
-    }
-
-    /// The posts' results as they come, on the feed's writer queue; the last one hands them all on.
-    private final class Results: Sendable {
-        private let state: Mutex<[Result<Item, any Error>]>
-        private let expected: Int
-
-        init(expected: Int) {
-            self.expected = expected
-            state = Mutex([])
-        }
-
-        /// Every result once all are in, nil before.
-        func append(_ result: Result<Item, any Error>) -> [Result<Item, any Error>]? {
-            state.withLock { results in
-                results.append(result)
-                return results.count == expected ? results : nil
-            }
-        }
     }
 }

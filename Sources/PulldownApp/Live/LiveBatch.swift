@@ -1,4 +1,5 @@
 import PulldownFeed
+import PulldownHTTP
 
 /// The items one insert (or one burst of inserts) brought, as the `items` event every
 /// subscriber shares, and what a subscriber whose cursor is elsewhere gets instead.
@@ -53,5 +54,16 @@ struct LiveBatch {
     /// `event: items`, with the newest item's id as the event id.
     static func event(_ items: [Item], gap: Bool) -> [UInt8] {
         ServerSentEvents.event("items", id: items.first?.id ?? 0, data: ResponseJSON.liveItems(items, gap: gap))
+    }
+
+    /// `event: reset`: the feed started over and its newest item is `newest` (nil: it is empty),
+    /// which is the event's id (0 for none), so a reconnect resumes from the new feed.
+    static func resetEvent(newest: Int64?) -> [UInt8] {
+        var json = JSONWriter(capacity: 32)
+        json.beginObject()
+        json.key("newestId")
+        if let newest { json.integer(newest) } else { json.null() }
+        json.endObject()
+        return ServerSentEvents.event("reset", id: newest ?? 0, data: json.bytes)
     }
 }

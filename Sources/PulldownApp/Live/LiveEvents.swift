@@ -50,6 +50,10 @@ final class LiveEvents: Sendable {
             guard let self else { return }
             self.queue.async { self.sendNewItems(heard: newest) }
         }
+        source.observeResets { [weak self] newest in
+            guard let self else { return }
+            self.queue.async { self.startOver(newest: newest) }
+        }
     }
 
     /// Streams open now.
@@ -118,6 +122,14 @@ final class LiveEvents: Sendable {
     private func leave(_ sink: any EventSink) {
         roster.access { $0.leave(sink) }
         admission.release()
+    }
+
+    /// Tells every subscriber that the feed was reset, once, and moves them all past it.
+    private func startOver(newest: Int64?) {
+        let sinks = roster.access { $0.reset(newest: newest) }
+        let event = LiveBatch.resetEvent(newest: newest)
+        for sink in sinks { sink.enqueue(event) }
+        waker.wake(sinks)
     }
 
     /// Reads what is newer than what was sent, once, and queues it on every subscriber.

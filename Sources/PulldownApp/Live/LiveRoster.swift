@@ -72,6 +72,17 @@ struct LiveRoster {
         lastSent = max(lastSent, newest)
     }
 
+    /// The feed was reset and left `newest` (nil: nothing): every subscriber starts over from it,
+    /// so none is sent the new feed's items as news. Returns them all, to be told. Ids keep
+    /// growing across a reset, so cursors only move forward here too.
+    mutating func reset(newest: Int64?) -> [any EventSink] {
+        remember(newest ?? 0)
+        subscribers = subscribers.mapValues { subscriber in
+            Subscriber(sink: subscriber.sink, cursor: max(subscriber.cursor, lastSent))
+        }
+        return sinks
+    }
+
     /// Hands `batch` out: every subscriber it continues, with the event to send it, in no
     /// particular order. Their cursors and `lastSent` move to the batch's end.
     mutating func deliver(_ batch: LiveBatch) -> [(sink: any EventSink, event: [UInt8])] {

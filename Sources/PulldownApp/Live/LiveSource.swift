@@ -10,6 +10,9 @@ protocol LiveSource: Sendable {
     /// Calls `handler` after every committed insert, made here or by another process sharing the
     /// store, with the largest new id (nil: inserts may have been missed, read again).
     func observeInserts(_ handler: @escaping @Sendable (Int64?) -> Void)
+    /// Calls `handler` after every reset, made here or by another process sharing the store,
+    /// with the newest id it left (nil: none).
+    func observeResets(_ handler: @escaping @Sendable (Int64?) -> Void)
 }
 
 /// The feed is the source of live events.

@@ -22,9 +22,11 @@ protocol FeedStore: AnyObject, Sendable {
     /// after a lost connection) and cached facts must be read again. Never called for inserts
     /// made through this store object; may be called on any thread.
     func observeForeignInserts(_ handler: @escaping @Sendable (Int64?) -> Void)
-    /// Calls `handler` after someone else reset the store (`FeedStoreWriting.resetFeed(to:)`),
-    /// or may have (notifications were lost). Never for our own resets; on any thread.
-    func observeForeignResets(_ handler: @escaping @Sendable () -> Void)
+    /// Calls `handler` after another process sharing the data reset the feed
+    /// (`FeedStoreWriting.resetFeed(to:)`), with the newest id it left (0: none), or with nil when
+    /// a reset may have been missed (as for `observeForeignInserts`). Never called for resets
+    /// made through this store object; may be called on any thread.
+    func observeForeignResets(_ handler: @escaping @Sendable (Int64?) -> Void)
     /// Gives disk space back after a large write, where the store has such a notion.
     func compact()
     /// True when other processes may write the same data (PostgreSQL): cached facts are then
@@ -35,8 +37,9 @@ protocol FeedStore: AnyObject, Sendable {
 
 extension FeedStore {
     func compact() {}
-    func observeForeignResets(_ handler: @escaping @Sendable () -> Void) {}
     var isShared: Bool { false }
+    /// One process owns the data: nobody else resets it.
+    func observeForeignResets(_ handler: @escaping @Sendable (Int64?) -> Void) {}
 }
 
 /// The reads a store offers inside `FeedStore.read` and `FeedStore.write`.
@@ -74,7 +77,9 @@ protocol FeedStoreWriting: FeedStoreReading {
     /// handed out, in that order; returns the last id (nil when `count` is 0).
     func insertItems(count: Int, _ make: (Int) -> ItemDraft) throws -> Int64?
     /// Deletes every item and session and gives the feed the identity `id`: the one way a store
-    /// is reset (see `Feed.write(resetting:_:)`); ids handed out stay handed out.
+    /// is reset (see `Feed.reset(unless:refill:)`); ids handed out stay handed out. Where other
+    /// processes share the data, they are told of the reset once this transaction commits,
+    /// instead of its inserts.
     func resetFeed(to id: FeedID) throws
     /// Creates or replaces the session's row.
     func saveSession(_ id: SessionID, _ record: SessionRecord) throws
@@ -86,6 +91,8 @@ protocol FeedStoreWriting: FeedStoreReading {
     func setMeta(_ key: String, bytes value: [UInt8]) throws
     /// Stores `value` under `key` only if the key has no value yet.
     func insertMetaIfAbsent(_ key: String, bytes value: [UInt8]) throws
+    /// Removes whatever is kept under each of `keys`.
+    func deleteMeta(_ keys: [String]) throws
 }
 
 extension FeedStoreReading {

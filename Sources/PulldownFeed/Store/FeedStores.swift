@@ -15,6 +15,13 @@ public enum FeedStores {
         return Opened(feed: Feed(store: store, clock: clock, configuration: configuration), tokens: tokens)
     }
 
+    /// Where `location` is, for what start-up says it serves: a SQLite path as given, a store in
+    /// memory, or a PostgreSQL URL with any password masked.
+    public static func describe(_ location: String) -> String {
+        if isPostgresURL(location) { return PGSettings.masked(location) }
+        return location == ":memory:" || location.isEmpty ? "a store in memory" : location
+    }
+
     /// True for `postgres://…` and `postgresql://…` URLs.
     static func isPostgresURL(_ location: String) -> Bool {
         let lower = location.lowercased()

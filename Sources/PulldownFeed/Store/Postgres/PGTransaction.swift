@@ -1,10 +1,10 @@
 /// The `FeedStore` operations on one pooled connection (inside `write`'s transaction, or not).
 final class PGTransaction: FeedStoreWriting, KeysetItemReading {
     let connection: PGConnection
-    /// The largest id inserted in this transaction.
+    /// The largest id inserted in this transaction (since its reset, if it made one).
     private(set) var insertedUpTo: Int64?
-
-    /// Whether this transaction reset the feed (`resetFeed(to:)`).
+    /// Whether this transaction reset the feed (`resetFeed(to:)`): the other processes hear of
+    /// that instead of its inserts, which are the new feed.
     private(set) var didResetFeed = false
 
     /// Whether this transaction holds the insert lock.
@@ -105,6 +105,7 @@ final class PGTransaction: FeedStoreWriting, KeysetItemReading {
         try connection.execute("DELETE FROM items; DELETE FROM sessions")
         try setMeta(MetaKey.feedID, bytes: id.bytes)
         didResetFeed = true
+        insertedUpTo = nil
     }
 
     // MARK: Sessions
@@ -164,5 +165,10 @@ final class PGTransaction: FeedStoreWriting, KeysetItemReading {
     func insertMetaIfAbsent(_ key: String, bytes value: [UInt8]) throws {
         try connection.query("INSERT INTO meta(key, bytes) VALUES ($1::text, $2::bytea) ON CONFLICT (key) DO NOTHING",
                              [.text(key), .bytes(value)])
+    }
+
+    func deleteMeta(_ keys: [String]) throws {
+        try connection.query("DELETE FROM meta WHERE key = ANY($1::text[])",
+                             [.text("{" + keys.map { "\"\($0)\"" }.joined(separator: ",") + "}")])
     }
 }

@@ -43,7 +43,7 @@ final class PostgresStore: FeedStore {
     static let runningLockKey: Int64 = 0x7075_6C6C_6B6E_6F62
     static let itemsChannel = "pulldown_items"
     static let demoKnobsChannel = "pulldown_demo_knobs"
-    /// A reset: the feed has a new identity (`FeedID`).
+    /// A reset: the feed has a new identity (`FeedID`), and the newest id it left (0: none).
     static let feedChannel = "pulldown_feed"
 
     /// Connects, creates or upgrades the schema, and starts listening for other processes' inserts.
@@ -85,11 +85,13 @@ final class PostgresStore: FeedStore {
         try inTransaction { connection in
             let transaction = PGTransaction(connection: connection)
             let result = try body(transaction)
-            if let newest = transaction.insertedUpTo {
-                try notify(Self.itemsChannel, newest, on: connection)
-            }
+            // A reset's inserts are the new feed: the others hear of the reset alone.
+            // A reset's inserts are the new feed: the others hear of the reset alone, with the
+            // newest id it left.
             if transaction.didResetFeed {
-                try notify(Self.feedChannel, 0, on: connection)
+                try notify(Self.feedChannel, transaction.insertedUpTo ?? 0, on: connection)
+            } else if let newest = transaction.insertedUpTo {
+                try notify(Self.itemsChannel, newest, on: connection)
             }
             return result
         }
@@ -140,8 +142,8 @@ final class PostgresStore: FeedStore {
         observe(Self.itemsChannel, handler)
     }
 
-    func observeForeignResets(_ handler: @escaping @Sendable () -> Void) {
-        observe(Self.feedChannel) { _ in handler() }
+    func observeForeignResets(_ handler: @escaping @Sendable (Int64?) -> Void) {
+        observe(Self.feedChannel, handler)
     }
 
     /// Runs SQL text on a pooled connection; for tests and maintenance.

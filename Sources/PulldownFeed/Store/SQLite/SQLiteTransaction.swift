@@ -145,4 +145,13 @@ struct SQLiteTransaction: FeedStoreWriting, KeysetItemReading {
             try statement.step()
         }
     }
+
+    func deleteMeta(_ keys: [String]) throws {
+        for key in keys {
+            try connection.withStatement("DELETE FROM meta WHERE key = ?1") { statement in
+                try statement.bind(1, key)
+                try statement.step()
+            }
+        }
+    }
 }
