@@ -56,10 +56,15 @@ struct ShapeProbe {
     static func encoding(of start: [UInt8]) -> String? {
         let head = start.prefix(4) + [UInt8](repeating: 0xAA, count: max(0, 4 - start.count))
         switch (head[0], head[1], head[2], head[3]) {
-        case (0xFF, 0xFE, 0, 0), (_, 0, 0, 0) where head[0] != 0: return "UTF-32 (little-endian)"
-        case (0, 0, 0xFE, 0xFF), (0, 0, 0, _) where head[3] != 0: return "UTF-32 (big-endian)"
-        case (0xFF, 0xFE, _, _), (_, 0, _, _) where head[0] != 0 && start.count > 1: return "UTF-16 (little-endian)"
-        case (0xFE, 0xFF, _, _), (0, _, _, _) where head[1] != 0 && start.count > 1: return "UTF-16 (big-endian)"
+        // A byte-order mark, else the zero bytes around a first character below U+0100.
+        case (0xFF, 0xFE, 0, 0): return "UTF-32 (little-endian)"
+        case (_, 0, 0, 0) where head[0] != 0: return "UTF-32 (little-endian)"
+        case (0, 0, 0xFE, 0xFF): return "UTF-32 (big-endian)"
+        case (0, 0, 0, _) where head[3] != 0: return "UTF-32 (big-endian)"
+        case (0xFF, 0xFE, _, _): return "UTF-16 (little-endian)"
+        case (_, 0, _, _) where head[0] != 0 && start.count > 1: return "UTF-16 (little-endian)"
+        case (0xFE, 0xFF, _, _): return "UTF-16 (big-endian)"
+        case (0, _, _, _) where head[1] != 0 && start.count > 1: return "UTF-16 (big-endian)"
         default: return nil
         }
     }
