@@ -50,7 +50,7 @@ let package = Package(
         // GnuTLS (which libmicrohttpd links for its TLS): a small answer's records corked into one.
         .target(name: "PulldownHTTP", dependencies: ["CMicroHTTPD", "CGnuTLS", "CEpollDrain", "CLibdeflate", "Hashing", "InvalidInput"]),
         // The domain: items, keyset pages, refresh, sessions, the stores (SQLite, PostgreSQL), demo data.
-        .target(name: "PulldownFeed", dependencies: ["CSQLite", "CNettle", "CLibPQ", "InvalidInput"]),
+        .target(name: "PulldownFeed", dependencies: ["CSQLite", "CNettle", "CLibPQ", "Hashing", "InvalidInput"]),
         // A certificate authority of this machine's own, kept in a folder, and the server
         // certificates it issues for --https (GnuTLS's X.509 API; libmicrohttpd does the TLS).
         .target(name: "LocalCA", dependencies: ["CGnuTLS"]),
@@ -65,7 +65,7 @@ let package = Package(
         // zlib only decompresses, in the tests: a second implementation reads what libdeflate wrote.
         // LocalCA: a real key and certificate for the server's TLS port.
         .testTarget(name: "PulldownHTTPTests", dependencies: ["PulldownHTTP", "PulldownTesting", "CZlib", "LocalCA"]),
-        .testTarget(name: "PulldownFeedTests", dependencies: ["PulldownFeed", "PulldownTesting"]),
+        .testTarget(name: "PulldownFeedTests", dependencies: ["PulldownFeed", "PulldownTesting", "Hashing"]),
         .testTarget(name: "PulldownAppTests", dependencies: ["PulldownApp", "PulldownTesting"]),
         .testTarget(name: "LocalCATests", dependencies: ["LocalCA"]),
     ],

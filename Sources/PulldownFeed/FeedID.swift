@@ -1,3 +1,5 @@
+import Hashing
+
 /// A feed's identity: random, created with the store and renewed by every reset of it.
 ///
 /// Item ids are unique only within one store: a store in memory, a deleted file or a reset

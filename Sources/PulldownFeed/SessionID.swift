@@ -1,3 +1,5 @@
+import Hashing
+
 /// The identity of one browser session: 128 random bits.
 ///
 /// Only `SessionTokens` should turn client input into a `SessionID`; `init?(hex:)` exists for
@@ -49,45 +51,4 @@ public struct SessionID: Sendable, Hashable {
 
 extension SessionID: CustomStringConvertible {
     public var description: String { hex }
-}
-
-/// Lowercase hex, strict: anything but `[0-9a-f]` in even count is rejected.
-enum Hex {
-    private static let digits = Array("0123456789abcdef".utf8)
-
-    static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        var utf8 = [UInt8]()
-        for byte in bytes {
-            utf8.append(digits[Int(byte >> 4)])
-            utf8.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: utf8, as: UTF8.self)
-    }
-
-    static func decode(_ text: String) -> [UInt8]? {
-        var text = text
-        // Read in place: session tokens are decoded on every request that carries one.
-        return text.withUTF8(decode(utf8:))
-    }
-
-    private static func decode(utf8: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        guard utf8.count % 2 == 0 else { return nil }
-        var out = [UInt8]()
-        out.reserveCapacity(utf8.count / 2)
-        var i = 0
-        while i < utf8.count {
-            guard let hi = nibble(utf8[i]), let lo = nibble(utf8[i + 1]) else { return nil }
-            out.append(hi << 4 | lo)
-            i += 2
-        }
-        return out
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
-        default: return nil
-        }
-    }
 }

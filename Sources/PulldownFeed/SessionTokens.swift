@@ -1,4 +1,5 @@
 import CNettle
+import Hashing
 
 /// Issues and checks session tokens, so the server only accepts session ids it issued.
 ///

@@ -1,4 +1,5 @@
 import XCTest
+import Hashing
 @testable import PulldownFeed
 
 /// The MAC itself, without a store.

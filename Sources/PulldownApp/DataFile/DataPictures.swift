@@ -103,7 +103,7 @@ final class DataPictures: Sendable {
     }
 
     private static func digest(of bytes: [UInt8]) -> String {
-        String(ContentHash.digest(of: bytes).map { String(format: "%02x", $0) }.joined().prefix(digestLength))
+        String(Hex.encode(ContentHash.digest(of: bytes)).prefix(digestLength))
     }
 
     /// Every byte but letters, digits and `.-_~` as `%XX`, `/` included: one path segment.

@@ -20,7 +20,7 @@ struct TakenIn: Equatable {
     var mark: DataSourceMark {
         let place = checkpoint.position
         let text = "\(checkpoint.shape.rawValue) \(place.offset) \(place.line) \(place.column) \(checkpoint.entries) "
-            + bytes.map { String(format: "%02x", $0) }.joined()
+            + Hex.encode(bytes)
         return DataSourceMark(digest: chain ?? bytes, resume: Array(text.utf8))
     }
 
@@ -44,19 +44,9 @@ struct TakenIn: Equatable {
             bytes = mark.digest
             return
         }
-        let hex = Array(parts[5].utf8)
-        guard hex.count == 64, let digest = Self.bytes(hex: hex) else { return nil }
+        guard let digest = Hex.decode(String(parts[5])), digest.count == 32 else { return nil }
         chain = mark.digest
         bytes = digest
-    }
-
-    private static func bytes(hex: [UInt8]) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        for pair in stride(from: 0, to: hex.count, by: 2) {
-            guard let byte = UInt8(String(decoding: hex[pair..<pair + 2], as: UTF8.self), radix: 16) else { return nil }
-            bytes.append(byte)
-        }
-        return bytes
     }
 }
 

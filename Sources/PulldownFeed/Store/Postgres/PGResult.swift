@@ -1,4 +1,5 @@
 import CLibPQ
+import Hashing
 
 /// A parameter of a prepared statement.
 enum PGValue {
