@@ -38,6 +38,12 @@ final class TLSSetupTests: XCTestCase {
         XCTAssertEqual(TLSSetup.folder(for: configuration, environment: environment), "/home/ana/.data/pulldown/tls")
         configuration.databasePath = "postgres://u@db/x"
         XCTAssertEqual(TLSSetup.folder(for: configuration, environment: ["HOME": "/home/ana"]), "/home/ana/.local/share/pulldown/tls")
+        // Whatever --db opens as PostgreSQL or in memory has no file to be beside.
+        for location in ["POSTGRESQL://u@db/x", ""] {
+            configuration.databasePath = location
+            XCTAssertEqual(TLSSetup.folder(for: configuration, environment: ["HOME": "/home/ana"]),
+                           "/home/ana/.local/share/pulldown/tls", location)
+        }
         XCTAssertNil(TLSSetup.folder(for: configuration, environment: [:]))
         configuration.tlsFolder = "/etc/pulldown"
         XCTAssertEqual(TLSSetup.folder(for: configuration, environment: [:]), "/etc/pulldown")

@@ -1,5 +1,6 @@
 import Foundation
 import LocalCA
+import PulldownFeed
 import PulldownHTTP
 
 /// `--https`: where this machine's certificate authority is kept, which names the server
@@ -11,10 +12,7 @@ enum TLSSetup {
     /// often a throwaway store starts.
     static func folder(for configuration: Configuration, environment: [String: String]) -> String? {
         if let folder = configuration.tlsFolder { return folder }
-        let database = configuration.databasePath
-        if database != ":memory:" && !database.hasPrefix("postgres://") && !database.hasPrefix("postgresql://") {
-            return database + ".tls"
-        }
+        if let file = FeedStores.file(configuration.databasePath) { return file + ".tls" }
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/pulldown/tls" }
         if let home = environment["HOME"], !home.isEmpty { return home + "/.local/share/pulldown/tls" }
         return nil

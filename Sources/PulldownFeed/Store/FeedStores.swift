@@ -19,7 +19,13 @@ public enum FeedStores {
     /// memory, or a PostgreSQL URL with any password masked.
     public static func describe(_ location: String) -> String {
         if isPostgresURL(location) { return PGSettings.masked(location) }
-        return location == ":memory:" || location.isEmpty ? "a store in memory" : location
+        return file(location) ?? "a store in memory"
+    }
+
+    /// The SQLite file `location` names; nil for a store in memory (`:memory:`, or no path) and
+    /// for a PostgreSQL URL.
+    public static func file(_ location: String) -> String? {
+        isPostgresURL(location) || location == ":memory:" || location.isEmpty ? nil : location
     }
 
     /// True for `postgres://…` and `postgresql://…` URLs.
