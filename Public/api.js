@@ -1,7 +1,8 @@
 // The JSON API, same origin. Errors arrive as application/problem+json and are thrown as Error
-// with the problem's detail (or title) as message and the HTTP status as `status`.
+// with the problem's detail (or title) as message, the HTTP status as `status` and the problem
+// itself (RFC 9457: type, title, detail, invalid_params…) as `problem`.
 
-// Demo knobs on the page URL (?_delay=MS, ?_fail=500) are passed on to every API call.
+// Demo knobs on the page URL (?_delay=MS, ?_fail=500) are passed on to every feed API call.
 const knobs = new URLSearchParams([...new URLSearchParams(location.search)].filter(([k]) => k[0] === '_'));
 
 function url(path) {
@@ -10,14 +11,19 @@ function url(path) {
   return path.split('?')[0] + (q.size ? `?${q}` : '');
 }
 
-async function call(path, body) {
-  const init = body === undefined ? {} :
-    { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
-  const res = await fetch(url(path), init);
-  const json = await res.json().catch(() => ({}));
-  if (!res.ok) throw Object.assign(new Error(json.detail || json.title || res.statusText), { status: res.status });
-  return json;
+/** One request (`init` as fetch takes it); resolves to the answer's JSON. The one fetch the page
+ *  and the Demo panel (demo/api.js) make. */
+export async function send(path, init) {
+  const res = await fetch(path, init), json = await res.json().catch(() => ({}));
+  if (res.ok) return json;
+  throw Object.assign(new Error(json.detail || json.title || res.statusText), { status: res.status, problem: json });
 }
+
+/** What `send` takes to send `body` as JSON of `type`, by `method`, with `headers`. */
+export const json = (body, method = 'POST', headers = {}, type = 'application/json') =>
+  ({ method, headers: { ...headers, 'Content-Type': type }, body: JSON.stringify(body) });
+
+const call = (path, body) => send(url(path), body && json(body));
 
 /** The reader gets the page's own words (`text`, returned); the problem's detail is for the
  *  developer, in the console. */

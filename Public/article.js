@@ -39,5 +39,6 @@ export function localise(a, item, locale) {
   time.parentElement.href = `/item.html?id=${item.id}${location.search.replace('?', '&')}`;
 }
 
-/** Sets a `<time>`'s text to how long ago its `datetime` was ("5 minutes ago"), as of `now`. */
-export const tell = (time, locale, now = new Date()) => { time.textContent = when(new Date(time.dateTime), now, locale); };
+/** Sets a `<time>`'s text to how long ago its `datetime` was ("5 minutes ago"), as of `now`; a
+ *  time over a day old as `clock` says (i18n.js's `when`). */
+export const tell = (time, locale, now = new Date(), clock) => { time.textContent = when(new Date(time.dateTime), now, locale, clock); };

@@ -2,152 +2,117 @@
 // what arrived, what it measured and where the viewport is; it says what to fetch and to show.
 // A loaded item costs three numbers (id, day, height); item text is kept only near the window and
 // fetched again by cursor (ids never change), so memory stays flat however deep the reader goes.
+// How it keeps them is its own: the page reads it through the getters and methods below.
+//
+// Ids are unique within one feed only: a store reset, or another data file, starts them again.
+// The server names its feed in its answers (`feed`); the page sends that name with every page it
+// asks for, and an answer of another feed (or the server's 410 for a page of the old one) means
+// the page must start over from the newest page: `reset`, which also drops, by `generation`,
+// whatever was asked of the feed before.
 
 export class FeedState {
+  #ids; #days; #hs; // per item, newest first; ids strictly descend
+  #items; // id -> item, near the window only
+  #first; #last; // the window: indexes [first, last)
+  #top; #total; // px from the feed's top to item `first`, and to its end
+  #hasMore; #failed; #busy; #filling;
+  #feed; // the feed's name, as the server's answers give it; null until one does
+  #generation = 0;
+
   /** dayOf(item): a number per local day; est: px per item until one is measured. */
   constructor({ dayOf, est = 120, head = 34, margin = 1.5, keep = 150 } = {}) {
     Object.assign(this, { dayOf, est, head, margin, keep });
     this.reset();
   }
 
+  /** Forgets everything, the feed's name too: the page starts over. Answers to what was asked
+   *  before are stale. */
   reset() {
-    this.ids = []; this.days = []; this.hs = []; // per item, newest first; ids strictly descend
-    this.items = new Map(); // id -> item, near the window only
-    this.first = this.last = 0; // the window: indexes [first, last)
-    this.top = this.total = 0; // px from the feed's top to item `first`, and to its end
-    this.hasMore = true;
-    this.failed = false;
-    this.busy = null; // 'page' or 'refresh', never both
-    this.filling = false;
+    this.#generation++;
+    this.#feed = null;
+    this.#clear();
   }
+
+  // Forgets the items and the window, in the same feed.
+  #clear() {
+    this.#ids = []; this.#days = []; this.#hs = [];
+    this.#items = new Map();
+    this.#first = this.#last = this.#top = this.#total = 0;
+    this.#hasMore = true;
+    this.#failed = false;
+    this.#busy = null;
+    this.#filling = false;
+  }
+
+  // Reading it.
+
+  /** How many items are loaded. */
+  get count() { return this.#ids.length; }
 
   /** The newest id loaded, 0 while there is none: the cursor for what is newer. */
-  get newest() { return this.ids[0] || 0; }
+  get newest() { return this.#ids[0] || 0; }
 
-  /** True when item i opens a day: a day header sits above it. */
-  opens(i) { return i === 0 || this.days[i] !== this.days[i - 1]; }
-
-  /** Item i's px in the feed, its day header included. */
-  size(i) { return this.hs[i] + (this.opens(i) ? this.head : 0); }
-
-  /** px from the feed's top to item i (proportional to i: for jumps, not for every frame). */
-  offsetOf(i) {
-    let y = 0;
-    for (let j = 0; j < i; j++) y += this.size(j);
-    return y;
-  }
+  /** The id at place i (0: the newest), undefined past either end. */
+  at(i) { return this.#ids[i]; }
 
   /** Where item `id` is, by binary search on the descending ids; -1 when not loaded. */
   index(id) {
-    let lo = 0, hi = this.ids.length - 1;
+    let lo = 0, hi = this.#ids.length - 1;
     while (lo <= hi) {
-      const mid = (lo + hi) >> 1, v = this.ids[mid];
+      const mid = (lo + hi) >> 1, v = this.#ids[mid];
       if (v === id) return mid;
       if (v > id) lo = mid + 1; else hi = mid - 1;
     }
     return -1;
   }
 
-  /** The query for the next (older) page, marking it in flight; null when none may start. */
-  nextPage() {
-    if (this.busy || !this.hasMore || this.failed) return null;
-    this.busy = 'page';
-    return this.ids.length ? { before: this.ids.at(-1) } : {};
+  /** Item `id`'s text, while it is kept (near the window). */
+  item(id) { return this.#items.get(id); }
+
+  /** How many items' text is kept. */
+  get kept() { return this.#items.size; }
+
+  /** The feed's size to assistive technology: -1 while more may come. */
+  get setSize() { return this.#hasMore ? -1 : this.#ids.length; }
+
+  /** What a fetch is running: 'page', 'refresh' or null, never both. The one place that says so. */
+  get busy() { return this.#busy; }
+
+  /** Moves at each `reset`: an answer to a request made before it moved is not for this feed. */
+  get generation() { return this.#generation; }
+
+  /** Whether an answer that names feed `id` is of the feed loaded: yes where either does not say
+   *  (a server without feed names; nothing loaded yet, and then the feed is `id` from now on). */
+  belongs(id) {
+    this.#feed ??= id ?? null;
+    return !id || id === this.#feed;
   }
 
-  /** A page arrived: older items go at the end, any already loaded is skipped. */
-  add(items, hasMore) {
-    for (const it of items) {
-      if (this.ids.length && it.id >= this.ids.at(-1)) continue;
-      this.ids.push(it.id); this.days.push(this.dayOf(it)); this.hs.push(this.est);
-      this.items.set(it.id, it);
-      this.total += this.size(this.ids.length - 1);
+  /** The feed's px, day headers included. */
+  get height() { return this.#total; }
+
+  /** The items in the window, top to bottom: { i, id, day, headed, item, h }: `headed` when a day
+   *  header goes above it (it opens its day, or the window starts inside its day), `item` its text
+   *  if kept, `h` its px. */
+  window() {
+    const shown = [];
+    for (let i = this.#first; i < this.#last; i++) {
+      const id = this.#ids[i];
+      shown.push({ i, id, day: this.#days[i], headed: i === this.#first || this.#opens(i), item: this.#items.get(id), h: this.#hs[i] });
     }
-    this.hasMore = hasMore;
-    this.busy = null;
+    return shown;
   }
 
-  pageFailed() { this.busy = null; this.failed = true; }
-
-  /** The reader asked to try a failed page again: its query, as nextPage() gives it. */
-  retryPage() {
-    this.failed = false;
-    return this.nextPage();
-  }
+  /** px from the feed's top to item `id` (proportional to its place: for jumps, not for every frame). */
+  offsetOf(id) { return this.#offset(this.index(id)); }
 
   /** What the row under the feed shows: 'loading' (skeleton rows) while a page is fetched,
    *  'error' after a failed one, 'empty' for a feed without any item, 'end' after the last page,
    *  else '' (more to come, none asked for yet). */
   get end() {
-    if (this.busy === 'page') return 'loading';
-    if (this.failed) return 'error';
-    return this.hasMore ? '' : this.ids.length ? 'end' : 'empty';
-  }
-
-  /** The `after` of a refresh, marking it in flight; null while a page loads. */
-  beginRefresh() {
-    if (this.busy) return null;
-    this.busy = 'refresh';
-    return this.newest;
-  }
-
-  /** A refresh answered: a gap starts over from its items, else they go on top, the window
-   *  staying on the same items. Returns how many were added. */
-  refreshed({ items, gap }) {
-    if (gap) this.reset();
-    const fresh = items.filter(it => !this.ids.length || it.id > this.ids[0]), k = fresh.length;
-    this.busy = null;
-    if (!k) return 0;
-    const had = this.ids.length, before = had ? this.size(0) : 0;
-    this.ids.unshift(...fresh.map(it => it.id));
-    this.days.unshift(...fresh.map(this.dayOf));
-    this.hs.unshift(...fresh.map(() => this.est));
-    for (const it of fresh) this.items.set(it.id, it);
-    let grown = -before;
-    for (let i = 0; i <= k && i < this.ids.length; i++) grown += this.size(i);
-    this.total += grown;
-    if (had) { this.top += grown; this.first += k; this.last += k; }
-    return k;
-  }
-
-  refreshFailed() { this.busy = null; }
-
-  /** Item i was rendered `h` px tall, its gap below included. */
-  measured(i, h) {
-    const d = h - this.hs[i];
-    if (!d) return;
-    this.hs[i] = h;
-    this.total += d;
-    if (i < this.first) this.top += d;
-    this.est += (h - this.est) / 8; // items not seen yet are guessed from the recent ones
-  }
-
-  /** The day header is `h` px tall (measured once; every total is recounted). */
-  measuredHead(h) {
-    if (h === this.head) return;
-    this.head = h;
-    this.total = this.offsetOf(this.ids.length);
-    this.top = this.offsetOf(this.first);
-  }
-
-  /** The viewport shows feed px [y, y + vh]. The window covers `margin` screens either side and
-   *  moves only when the viewport comes within half of that of its edge, so most scroll events
-   *  change nothing. Returns true when it moved. Work is proportional to how far it moved. */
-  view(y, vh) {
-    const n = this.ids.length, m = this.margin * vh;
-    let end = this.top;
-    for (let i = this.first; i < this.last; i++) end += this.size(i);
-    if (this.last > this.first && (!this.first || this.top <= y - m / 2) &&
-        (this.last === n || end >= y + vh + m / 2) || !n) return false;
-    let i = Math.min(this.first, n - 1), top = this.top;
-    while (i > 0 && top > y - m) top -= this.size(--i);
-    while (i < n - 1 && top + this.size(i) <= y - m) top += this.size(i++);
-    let j = i;
-    for (end = top; j < n && end < y + vh + m;) end += this.size(j++);
-    const moved = i !== this.first || j !== this.last;
-    Object.assign(this, { first: i, last: j, top });
-    if (moved) this.#evict();
-    return moved;
+    if (this.#busy === 'page') return 'loading';
+    if (this.#failed) return 'error';
+    return this.#hasMore ? '' : this.#ids.length ? 'end' : 'empty';
   }
 
   /** Heights of the spacers above and below the window. A window that starts inside a day
@@ -155,54 +120,176 @@ export class FeedState {
    *  drift by rounding: at the feed's ends a spacer is exactly 0, and none is ever negative (CSS
    *  ignores a negative height, which would leave the old one on screen: a blank end). */
   spacers() {
-    let end = this.top;
-    for (let i = this.first; i < this.last; i++) end += this.size(i);
-    return [this.first && Math.max(0, this.top - (this.opens(this.first) ? 0 : this.head)),
-      this.last < this.ids.length ? Math.max(0, this.total - end) : 0];
+    const end = this.#windowEnd();
+    return [this.#first && Math.max(0, this.#top - (this.#opens(this.#first) ? 0 : this.head)),
+      this.#last < this.#ids.length ? Math.max(0, this.#total - end) : 0];
+  }
+
+  // Pages and refreshes.
+
+  /** The query for the next (older) page, marking it in flight; null when none may start. */
+  nextPage() {
+    if (this.#busy || !this.#hasMore || this.#failed) return null;
+    this.#busy = 'page';
+    return this.#ids.length ? this.#named({ before: this.#ids.at(-1) }) : {};
+  }
+
+  /** A page arrived: older items go at the end, any already loaded is skipped. */
+  add(items, hasMore) {
+    for (const it of items) {
+      if (this.#ids.length && it.id >= this.#ids.at(-1)) continue;
+      this.#ids.push(it.id); this.#days.push(this.dayOf(it)); this.#hs.push(this.est);
+      this.#items.set(it.id, it);
+      this.#total += this.#size(this.#ids.length - 1);
+    }
+    this.#hasMore = hasMore;
+    this.#busy = null;
+  }
+
+  pageFailed() { this.#busy = null; this.#failed = true; }
+
+  /** The reader asked to try a failed page again: its query, as nextPage() gives it. */
+  retryPage() {
+    this.#failed = false;
+    return this.nextPage();
+  }
+
+  /** The `after` of a refresh, marking it in flight; null while a page loads. */
+  beginRefresh() {
+    if (this.#busy) return null;
+    this.#busy = 'refresh';
+    return this.newest;
+  }
+
+  /** A refresh answered: a gap starts over from its items, else they go on top, the window
+   *  staying on the same items. Returns how many were added. */
+  refreshed({ items, gap }) {
+    if (gap) this.#clear();
+    const ids = this.#ids, fresh = items.filter(it => !ids.length || it.id > ids[0]), k = fresh.length;
+    this.#busy = null;
+    if (!k) return 0;
+    const had = ids.length, before = had ? this.#size(0) : 0;
+    ids.unshift(...fresh.map(it => it.id));
+    this.#days.unshift(...fresh.map(this.dayOf));
+    this.#hs.unshift(...fresh.map(() => this.est));
+    for (const it of fresh) this.#items.set(it.id, it);
+    let grown = -before;
+    for (let i = 0; i <= k && i < ids.length; i++) grown += this.#size(i);
+    this.#total += grown;
+    if (had) { this.#top += grown; this.#first += k; this.#last += k; }
+    return k;
+  }
+
+  refreshFailed() { this.#busy = null; }
+
+  // Measuring and scrolling.
+
+  /** Item `id` was rendered `h` px tall, its gap below included. */
+  measured(id, h) {
+    const i = this.index(id), d = h - this.#hs[i];
+    if (!d) return;
+    this.#hs[i] = h;
+    this.#total += d;
+    if (i < this.#first) this.#top += d;
+    this.est += (h - this.est) / 8; // items not seen yet are guessed from the recent ones
+  }
+
+  /** The day header is `h` px tall (measured once; every total is recounted). */
+  measuredHead(h) {
+    if (h === this.head) return;
+    this.head = h;
+    this.#total = this.#offset(this.#ids.length);
+    this.#top = this.#offset(this.#first);
+  }
+
+  /** The viewport shows feed px [y, y + vh]. The window covers `margin` screens either side and
+   *  moves only when the viewport comes within half of that of its edge, so most scroll events
+   *  change nothing. Returns true when it moved. Work is proportional to how far it moved. */
+  view(y, vh) {
+    const n = this.#ids.length, m = this.margin * vh;
+    if (this.#last > this.#first && (!this.#first || this.#top <= y - m / 2) &&
+        (this.#last === n || this.#windowEnd() >= y + vh + m / 2) || !n) return false;
+    let i = Math.min(this.#first, n - 1), top = this.#top;
+    while (i > 0 && top > y - m) top -= this.#size(--i);
+    while (i < n - 1 && top + this.#size(i) <= y - m) top += this.#size(i++);
+    let j = i;
+    for (let end = top; j < n && end < y + vh + m;) end += this.#size(j++);
+    const moved = i !== this.#first || j !== this.#last;
+    this.#first = i; this.#last = j; this.#top = top;
+    if (moved) this.#evict();
+    return moved;
   }
 
   /** The query for text the window lacks (dropped earlier), marking it in flight, or null.
    *  Text missing at the window's top is fetched upwards (`after`), else downwards (`before`). */
   need() {
-    if (this.filling) return null;
-    let a = this.first;
-    while (a < this.last && this.items.has(this.ids[a])) a++;
-    if (a === this.last) return null;
+    if (this.#filling) return null;
+    const ids = this.#ids, has = i => this.#items.has(ids[i]);
+    let a = this.#first;
+    while (a < this.#last && has(a)) a++;
+    if (a === this.#last) return null;
     let b = a;
-    while (b + 1 < this.last && !this.items.has(this.ids[b + 1])) b++;
-    this.filling = true;
-    return a === this.first ? { after: this.ids[b] - 1, limit: 50 } : { before: this.ids[a] + 1, limit: 50 };
+    while (b + 1 < this.#last && !has(b + 1)) b++;
+    this.#filling = true;
+    return this.#named(a === this.#first ? { after: ids[b] - 1, limit: 50 } : { before: ids[a] + 1, limit: 50 });
   }
 
   /** Text for a `need()` arrived (or, empty, failed: it is asked again when the window moves). */
   filled(items) {
-    for (const it of items) if (this.index(it.id) >= 0) this.items.set(it.id, it);
-    this.filling = false;
+    for (const it of items) if (this.index(it.id) >= 0) this.#items.set(it.id, it);
+    this.#filling = false;
     this.#evict();
   }
 
-  // Text further than keep/2 items from the window is dropped.
-  #evict() {
-    if (this.items.size <= this.keep) return;
-    const n = this.ids.length, k = this.keep >> 1;
-    const hi = this.ids[Math.max(0, this.first - k)], lo = this.ids[Math.min(n - 1, this.last + k)];
-    for (const id of this.items.keys()) if (id > hi || id < lo) this.items.delete(id);
-  }
+  // Leaving and coming back.
 
   /** What sessionStorage keeps to come back to `anchor` ({ id, offset }): ids, days and heights,
    *  no text. Ids and days are stored as runs: a seeded feed's million ids are one run. */
   save(anchor) {
-    return { ids: runs(this.ids, 1), days: runs(this.days, 0), hs: this.hs, head: this.head,
-      est: this.est, hasMore: this.hasMore, anchor };
+    return { ids: runs(this.#ids, 1), days: runs(this.#days, 0), hs: this.#hs, head: this.head,
+      est: this.est, hasMore: this.#hasMore, feed: this.#feed, anchor };
   }
 
   /** Loads what `save` kept; the window is then empty until `view`. Returns the anchor. */
   restore(s) {
     this.reset();
-    this.ids = unrun(s.ids, 1); this.days = unrun(s.days, 0); this.hs = s.hs;
-    Object.assign(this, { head: s.head, est: s.est, hasMore: s.hasMore });
-    this.total = this.offsetOf(this.ids.length);
+    this.#ids = unrun(s.ids, 1); this.#days = unrun(s.days, 0); this.#hs = s.hs;
+    Object.assign(this, { head: s.head, est: s.est });
+    this.#hasMore = s.hasMore;
+    this.#feed = s.feed ?? null;
+    this.#total = this.#offset(this.#ids.length);
     return s.anchor;
+  }
+
+  // A query by cursor, with the feed's name where the server gave one: the cursor is an id of it.
+  #named(query) { return this.#feed ? { ...query, feed: this.#feed } : query; }
+
+  // True when item i opens a day: a day header sits above it.
+  #opens(i) { return i === 0 || this.#days[i] !== this.#days[i - 1]; }
+
+  // Item i's px in the feed, its day header included.
+  #size(i) { return this.#hs[i] + (this.#opens(i) ? this.head : 0); }
+
+  // px from the feed's top to item i.
+  #offset(i) {
+    let y = 0;
+    for (let j = 0; j < i; j++) y += this.#size(j);
+    return y;
+  }
+
+  // px from the feed's top to the window's end.
+  #windowEnd() {
+    let end = this.#top;
+    for (let i = this.#first; i < this.#last; i++) end += this.#size(i);
+    return end;
+  }
+
+  // Text further than keep/2 items from the window is dropped.
+  #evict() {
+    if (this.#items.size <= this.keep) return;
+    const n = this.#ids.length, k = this.keep >> 1;
+    const hi = this.#ids[Math.max(0, this.#first - k)], lo = this.#ids[Math.min(n - 1, this.#last + k)];
+    for (const id of this.#items.keys()) if (id > hi || id < lo) this.#items.delete(id);
   }
 }
 

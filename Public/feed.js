@@ -1,13 +1,14 @@
 // The feed page: a windowed list of articles (feed-state.js says which), pull to refresh, infinite
-// scroll, day headers, skeleton rows, errors, the empty feed, texts, and the position kept across
-// Back and reload.
+// scroll, day headers, skeleton rows, errors, the empty feed, texts, the position kept across
+// Back and reload, and starting over when the server's feed is another one.
 import * as api from './api.js';
-import { pickLang, texts, dayNumber, dayStart, dayLabel } from './i18n.js';
+import { pageTexts, dayNumber, dayStart, dayLabel } from './i18n.js';
 import { PullToRefresh } from './pull-to-refresh.js';
 import { FeedState } from './feed-state.js';
 import { el } from './dom.js';
 import { article, localise, tell } from './article.js';
 import { LiveFeed } from './live.js';
+import { demoButton } from './demo/button.js';
 
 const KEY = 'pulldown-feed';
 const back = /reload|back_forward/.test(performance.getEntriesByType('navigation')[0]?.type);
@@ -22,19 +23,17 @@ const servedArticles = new Map(!saved && data ? [...document.querySelectorAll('#
 const served = !saved && data && { ...JSON.parse(data.textContent),
   items: [...servedArticles].map(([id, a]) => ({ id, createdAt: a.querySelector('time').dateTime })) };
 data?.remove();
-let firstPage = !saved && !served && api.items();
+const early = !saved && !served && api.items(); // the first page, asked for before the texts come
 const session = api.session();
-firstPage && firstPage.catch(() => {});
+early && early.catch(() => {});
 session.catch(() => {});
 history.scrollRestoration = 'manual'; // the position is ours to restore: the window decides the page's height
 
-const t = await texts(pickLang(location.search, navigator.languages));
-const locale = t.lang === 'zh' ? 'zh-CN' : 'en-US';
-document.documentElement.lang = t.lang === 'zh' ? 'zh-CN' : 'en';
+const t = await pageTexts(), locale = t.locale;
 const $ = id => document.getElementById(id);
-for (const n of document.querySelectorAll('[data-t]')) n.textContent = t[n.dataset.t];
+demoButton($('demo'), t); // its panel hears the stream's demo events (live.js)
 
-const feed = $('feed'), more = $('more'), error = $('error'), bar = document.querySelector('.bar');
+const feed = $('feed'), more = $('more'), error = $('error'), note = $('note'), bar = document.querySelector('.bar');
 feed.setAttribute('aria-label', t.feed);
 $('curl').textContent = `curl ${location.origin}/api/items \\\n  -H 'Content-Type: application/json' \\\n  -d '{"title": "Hello"}'`;
 const s = new FeedState({ dayOf: item => dayNumber(new Date(item.createdAt)) });
@@ -43,9 +42,7 @@ const above = el('div'), below = el('div'); // the spacers that stand for everyt
 const written = [...feed.children]; // what the server wrote: the newest page's articles and day headers
 feed.prepend(above);
 feed.append(below);
-const adopted = new Set(); // written articles not measured yet
-let refreshed = false, margin = 0; // margin: the px between articles
-let busy = null; // the promise of the one fetch that runs: a refresh or a page
+let running; // the fetch FeedState's `busy` names, to wait for: run() alone sets it
 
 const ptr = new PullToRefresh($('list'), {
   onRefresh: refresh,
@@ -59,9 +56,10 @@ const live = new LiveFeed({
     scrollTo(0, 0); // the new items go on top, where the reader now is
     ptr.beginRefreshing()?.then(() => {
       const at = document.activeElement; // the pill, gone now: the focus goes to the newest item
-      if (at === $('pill') || at === document.body) nodes.get(s.ids[0])?.focus({ preventScroll: true });
+      if (at === $('pill') || at === document.body) nodes.get(s.newest)?.focus({ preventScroll: true });
     });
   },
+  onReset: startOver,
 });
 
 function setUpdated(iso) {
@@ -69,7 +67,8 @@ function setUpdated(iso) {
   ptr.setLastUpdated(text);
   $('updated').textContent = text;
 }
-session.then(r => refreshed || setUpdated(r.lastUpdated), () => refreshed || setUpdated(null));
+// The session's answer first; a refresh's, registered later, is set after it.
+session.then(r => setUpdated(r.lastUpdated), () => setUpdated(null));
 
 // What the reader is looking at: the first item below the bar, and where it is on screen.
 function anchor() {
@@ -98,95 +97,111 @@ function skeleton(h, inFeed) {
   return n;
 }
 
-// An item's node: its article, or, until its text is fetched again, a skeleton as tall.
-function node(i) {
-  const id = s.ids[i], old = nodes.get(id), item = s.items.get(id);
+// A window item's node: its article, or, until its text is fetched again, a skeleton as tall.
+function node({ id, item, h }) {
+  const old = nodes.get(id);
   if (old && (old.localName === 'article' || !item)) return old;
   old?.remove();
   const kept = item && servedArticles.get(id);
   if (kept) localise(kept, item, locale); // its time is told afresh
-  const n = item ? kept || article(item, locale) : skeleton(s.hs[i], true);
+  const n = item ? kept || article(item, locale) : skeleton(h, true);
   n.dataset.id = id;
   nodes.set(id, n);
   return n;
 }
 
 /** Puts the window into the DOM: nodes that left are removed, new ones inserted, none is moved
- *  (moving a focused article would blur it). Then measures the new ones, sets the spacers and
- *  scrolls so the anchor stays where it was. Returns the new articles. */
-function render(keep = scrollY > 0 && anchor()) {
-  const want = [], fresh = [];
-  feed.hidden = !s.ids.length; // shown before its articles are measured
-  for (let i = s.first; i < s.last; i++) {
-    const day = s.days[i], key = `d${day}`;
-    if (s.opens(i) || i === s.first) {
-      if (!nodes.has(key)) nodes.set(key, head(day));
+ *  (moving a focused article would blur it). Then measures the new ones (`all`: every article,
+ *  the served page's the first time), sets the spacers and scrolls so the anchor stays where it
+ *  was. Returns the new articles. */
+function render(keep = scrollY > 0 && anchor(), all = false) {
+  const want = [], fresh = [], shown = s.window();
+  feed.hidden = !s.count; // shown before its articles are measured
+  for (const it of shown) {
+    const key = `d${it.day}`;
+    if (it.headed) {
+      if (!nodes.has(key)) nodes.set(key, head(it.day));
       want.push(nodes.get(key));
     }
-    const n = node(i);
+    const n = node(it);
     want.push(n);
     if (n.localName !== 'article') continue;
-    if (!n.isConnected || adopted.delete(n)) fresh.push([i, n]);
-    n.ariaPosInSet = i + 1;
-    n.ariaSetSize = s.hasMore ? -1 : s.ids.length;
+    if (all || !n.isConnected) fresh.push(n);
+    n.ariaPosInSet = it.i + 1;
+    n.ariaSetSize = s.setSize;
   }
   const inWindow = new Set(want);
   for (const [k, n] of nodes) {
     if (inWindow.has(n)) continue;
     // The focused article is leaving: the focus goes to what the reader sees, not to <body>.
-    if (n.contains(document.activeElement)) nodes.get(keep?.id ?? s.ids[s.first])?.focus({ preventScroll: true });
+    if (n.contains(document.activeElement)) nodes.get(keep?.id ?? shown[0]?.id)?.focus({ preventScroll: true });
     nodes.delete(k);
     n.remove();
   }
   let at = above.nextSibling;
   for (const n of want) if (n === at) at = at.nextSibling; else feed.insertBefore(n, at);
   if (fresh.length) {
-    margin ||= parseFloat(getComputedStyle(fresh[0][1]).marginBottom);
-    const h = want[0].getBoundingClientRect().height;
-    if (want[0].className === 'day-head') s.measuredHead(h);
-    for (const [i, n] of fresh) s.measured(i, n.getBoundingClientRect().height + margin);
+    const margin = parseFloat(getComputedStyle(fresh[0]).marginBottom); // the px between articles
+    if (want[0].className === 'day-head') s.measuredHead(want[0].getBoundingClientRect().height);
+    for (const n of fresh) s.measured(+n.dataset.id, n.getBoundingClientRect().height + margin);
   }
   const [top, bottom] = s.spacers();
   above.style.height = `${top}px`;
   below.style.height = `${bottom}px`;
   const n = keep && nodes.get(keep.id);
   if (n) scrollBy(0, n.getBoundingClientRect().top - keep.top);
-  return fresh.map(([, n]) => n);
+  return fresh;
 }
 
-// Once a frame at most: move the window to the viewport, render, and fetch text it lacks.
-let frame = 0;
+// Move the window to the viewport, render, and fetch text it lacks; on scrolling, once a frame.
 function update(force) {
-  frame = 0;
   if (s.view(-feed.getBoundingClientRect().top, innerHeight) || force) render();
   const q = s.need();
-  if (q) api.items(q).then(p => s.filled(p.items), () => s.filled([])).then(() => update(true));
+  if (q) text(q).then(taken => taken && update(true));
 }
-const schedule = () => { frame ||= requestAnimationFrame(() => update()); };
+
+/** Fetches the text the window lacks (need()'s query `q`); resolves to true when the window has
+ *  it, or will ask for it again when it moves (a failure). */
+function text(q) {
+  return fetched(api.items(q), p => (s.filled(p.items), true), () => (s.filled([]), true));
+}
+
+/** `request`'s answer to `then`, a failure (or what `then` throws) to `failed`, both only while
+ *  the feed is the one it was asked of (after a start over, neither is called). An answer of
+ *  another feed, or a 410 saying the feed has changed (a page asked for by an old feed's name),
+ *  starts over. */
+function fetched(request, then, failed) {
+  const asked = s.generation, current = () => asked === s.generation;
+  return request.then(r => current() && (s.belongs(r.feed) ? then(r) : startOver()))
+    .catch(e => current() && (e.status === 410 && /feed-changed$/.test(e.problem.type) ? startOver() : failed(e)));
+}
+const schedule = (frame => () => { frame ||= requestAnimationFrame(() => { frame = 0; update(); }); })(0);
 addEventListener('scroll', schedule, { passive: true });
 addEventListener('resize', schedule);
 const io = new IntersectionObserver(es => es.some(e => e.isIntersecting) && loadPage(), { rootMargin: '0px 0px 100% 0px' });
 
-function run(work) {
+/** Runs `request`, the page or the refresh FeedState has just marked in flight, as `fetched`
+ *  does; resolves once it is over. */
+function run(request, then, failed) {
+  const asked = s.generation;
   feed.ariaBusy = 'true';
-  busy = work().finally(() => {
-    busy = null;
+  return running = fetched(request, then, failed).finally(() => {
+    if (asked !== s.generation) return; // started over: the new feed's first page runs now
     feed.ariaBusy = 'false';
     io.unobserve(more); // observing again reports at once: the next page loads if the end is still near
     io.observe(more);
   });
-  return busy;
 }
 
 // What a failed page says: the first one, or one more.
-const failedText = () => s.ids.length ? t.moreFailed : t.loadFailed;
+const failedText = () => s.count ? t.moreFailed : t.loadFailed;
 
 // The row under the feed, as feed-state.js's `end` says: a screenful of skeleton rows while a
 // page loads (as tall as the articles are guessed to be), the error with Try again, the empty
 // feed, or "No more items". A feed without any item yet is no feed to assistive technology.
 function showEnd() {
   const state = more.dataset.state = s.end, wait = $('wait');
-  feed.hidden = !s.ids.length;
+  feed.hidden = !s.count;
   $('more-text').textContent = { loading: t.loading, end: t.noMore, error: failedText() }[state] || '';
   $('more-retry').hidden = state !== 'error';
   $('empty').hidden = state !== 'empty';
@@ -202,53 +217,68 @@ function ready() {
   live.start(s.newest);
 }
 
-function loadPage(query = s.nextPage()) {
+/** Fetches the page `query` asks for (as nextPage() gives it; `request` if it is asked already). */
+function loadPage(query = s.nextPage(), request = query && api.items(query)) {
   if (!query) return;
-  const request = firstPage || api.items(query);
-  firstPage = null;
   showEnd();
-  run(async () => {
-    try {
-      const page = await request;
-      s.add(page.items, page.hasMore);
-      update(true); // the articles first, then the skeletons go: what is below them stays put
-      ready();
-    } catch (e) {
-      s.pageFailed();
-      api.failed(failedText(), e);
-      showEnd();
-    }
+  run(request, page => {
+    s.add(page.items, page.hasMore);
+    update(true); // the articles first, then the skeletons go: what is below them stays put
+    ready();
+  }, e => {
+    s.pageFailed();
+    api.failed(failedText(), e);
+    showEnd();
   });
 }
 
 async function refresh() {
-  while (busy) await busy; // a page being loaded finishes first
-  let message;
-  await run(async () => {
-    error.hidden = true;
-    try {
-      const r = await api.refresh(s.beginRefresh());
-      if (r.gap) { // too many new items: they are the newest page, start over from them
-        for (const n of nodes.values()) n.remove();
-        nodes.clear();
-        scrollTo(0, 0);
-      }
-      const keep = scrollY > 0 && anchor(), k = s.refreshed(r); // what is being read stays put
-      showEnd(); // an empty feed is one no more
-      s.view(-feed.getBoundingClientRect().top, innerHeight);
-      for (const a of render(keep)) if (!keep && s.index(+a.dataset.id) < k) a.classList.add('enter');
-      refreshed = true;
-      live.shown(s.newest);
-      setUpdated(r.lastUpdated);
-      message = t.n(k);
-    } catch (e) {
-      s.refreshFailed();
-      $('error-text').textContent = api.failed(t.refreshFailed, e);
-      error.hidden = false;
-      message = t.refreshFailed;
+  while (s.busy) await running; // a page being loaded finishes first
+  let message = t.startedOver; // unless the feed is still the one the refresh was asked of
+  error.hidden = true;
+  await run(api.refresh(s.beginRefresh()), r => {
+    if (r.gap) { // too many new items: they are the newest page, start over from them
+      forget();
+      scrollTo(0, 0);
     }
+    const keep = scrollY > 0 && anchor(), k = s.refreshed(r); // what is being read stays put
+    note.hidden = true; // the news that the feed started over is old news now
+    showEnd(); // an empty feed is one no more
+    s.view(-feed.getBoundingClientRect().top, innerHeight);
+    for (const a of render(keep)) if (!keep && s.index(+a.dataset.id) < k) a.classList.add('enter');
+    live.shown(s.newest);
+    session.then(() => setUpdated(r.lastUpdated), () => setUpdated(r.lastUpdated));
+    message = t.n(k);
+  }, e => {
+    s.refreshFailed();
+    $('error-text').textContent = api.failed(t.refreshFailed, e);
+    error.hidden = false;
+    message = t.refreshFailed;
   });
   return message;
+}
+
+// Takes the window's nodes out of the page.
+function forget() {
+  for (const n of nodes.values()) n.remove();
+  nodes.clear();
+}
+
+/** The server's feed is another one now (a reset, another data file): the ids the page holds name
+ *  other items there. Everything the page holds goes, what it asked of the old feed is dropped,
+ *  and it starts over from the newest page, saying so in one calm line. The stream's `reset` and
+ *  any answer of another feed come here. The newest page is asked for without a feed's name, so
+ *  it cannot be refused in turn: no loop, and no reload. */
+function startOver() {
+  s.reset();
+  forget();
+  servedArticles.clear();
+  scrollTo(0, 0);
+  error.hidden = true;
+  note.textContent = t.startedOver;
+  note.hidden = false;
+  live.restart();
+  loadPage();
 }
 
 $('refresh').addEventListener('click', () => ptr.beginRefreshing());
@@ -261,11 +291,11 @@ setInterval(() => { for (const time of feed.querySelectorAll('time')) tell(time,
 // Feed pattern keys: Page Down / Page Up move between articles, across the window's edge too.
 feed.addEventListener('keydown', e => {
   const a = e.target.closest('article'), step = { PageDown: 1, PageUp: -1 }[e.key];
-  const id = a && step && s.ids[s.index(+a.dataset.id) + step];
+  const id = a && step && s.at(s.index(+a.dataset.id) + step);
   if (!id) return;
   e.preventDefault();
   if (nodes.get(id)?.localName !== 'article') { // beyond the window: bring it in first
-    scrollTo(0, scrollY + above.getBoundingClientRect().top + s.offsetOf(s.index(id)) - innerHeight / 2);
+    scrollTo(0, scrollY + above.getBoundingClientRect().top + s.offsetOf(id) - innerHeight / 2);
     update();
   }
   nodes.get(id)?.focus();
@@ -280,24 +310,27 @@ addEventListener('pagehide', () => {
 });
 
 // The demo's form is built when the reader first opens it: the first load does not carry it.
-let composing;
-document.querySelector('.compose').addEventListener('toggle', e => {
-  composing ||= import('./compose.js').then(m => m.compose(e.target, t), () => { composing = null; });
-});
+// Should it not load, the next toggle tries again.
+document.querySelector('.compose').addEventListener('toggle', function compose(e) {
+  import('/demo/compose.js').then(m => m.compose(e.target, t.lang))
+    .catch(() => e.target.addEventListener('toggle', compose, { once: true }));
+}, { once: true });
 
 /** Takes over the page the server wrote: its articles become the window's nodes as they are (only
  *  their time and link are localised), its day headers are keyed and labelled by the reader's own
  *  days; the first render then measures them and adds or drops only what differs. */
 function adopt(page) {
+  s.belongs(page.feed);
   s.add(page.items, page.hasMore);
   for (const n of written) {
-    const item = s.items.get(+(n.dataset.id ?? n.nextElementSibling?.dataset.id));
+    const item = s.item(+(n.dataset.id ?? n.nextElementSibling?.dataset.id));
     const key = item && (n.localName === 'article' ? item.id : `d${s.dayOf(item)}`);
     if (!key || nodes.has(key)) { n.remove(); continue; }
-    if (n.localName === 'article') { localise(n, item, locale); adopted.add(n); } else n.textContent = label(s.dayOf(item));
+    if (n.localName === 'article') localise(n, item, locale); else n.textContent = label(s.dayOf(item));
     nodes.set(key, n);
   }
-  update(true);
+  s.view(-feed.getBoundingClientRect().top, innerHeight);
+  render(undefined, true); // the served articles are in the page already: each is measured now
   ready();
   io.observe(more); // the next page, at once if the end is near already
 }
@@ -305,12 +338,10 @@ function adopt(page) {
 if (served) adopt(served);
 else if (saved) { // the saved geometry first, then the window's text by cursor around the saved item
   for (const n of written) n.remove(); // the newest page gives way to the saved window
-  const { id, offset } = s.restore(saved), i = s.index(id);
-  const y = s.offsetOf(i) - offset;
+  const { id, offset } = s.restore(saved), y = s.offsetOf(id) - offset;
   s.view(y, innerHeight);
   render(false);
   scrollTo(0, scrollY + above.getBoundingClientRect().top + y);
   ready();
-  api.items(s.need()).then(p => s.filled(p.items), () => s.filled([]))
-    .then(() => render({ id, top: offset }), () => {}).finally(() => { io.observe(more); schedule(); });
-} else loadPage();
+  text(s.need()).then(taken => taken && render({ id, top: offset })).finally(() => { io.observe(more); schedule(); });
+} else loadPage(s.nextPage(), early);

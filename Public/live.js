@@ -1,15 +1,15 @@
 // New items while the page is open: GET /api/events in, the "N new items" pill and one polite
 // announcement out. live-state.js counts; using the pill is the host's refresh (`onUse`). The
 // stream's `demo` events (the demo knobs' new state, as JSON in `data`) are passed on to `window`
-// for the Demo panel (demo-panel.js), which so needs no stream of its own.
+// for the Demo panel (demo/panel.js), which so needs no stream of its own; its `reset` (the
+// server's feed started again) is the host's to act on (`onReset`).
 import * as api from './api.js';
 import { LiveState, retryDelay } from './live-state.js';
-import './demo-button.js'; // the header's Demo button: its panel hears the stream's demo events
 
 export class LiveFeed {
   /** text(count, more): the pill's words; region: an aria-live="polite" element. */
-  constructor({ pill, region, text, onUse }) {
-    Object.assign(this, { pill, region, text, state: new LiveState(), tries: 0 });
+  constructor({ pill, region, text, onUse, onReset }) {
+    Object.assign(this, { pill, region, text, onReset, state: new LiveState(), tries: 0 });
     pill.addEventListener('click', onUse);
     // A hidden tab holds no stream (no battery spent); shown again, it catches up from the cursor.
     document.addEventListener('visibilitychange', () => document.hidden ? this.#close() : this.#open());
@@ -23,6 +23,15 @@ export class LiveFeed {
     this.#open();
   }
 
+  /** The feed started over: what the stream counted was of the old one. It closes, and opens
+   *  again after the new newest item at the next `start`. */
+  restart() {
+    this.#close();
+    this.started = false;
+    this.state = new LiveState();
+    this.#render(this.state.shown(0));
+  }
+
   /** The feed shows up to `newest` now: what it brought in leaves the pill. */
   shown(newest) {
     this.#render(this.state.shown(newest));
@@ -33,6 +42,7 @@ export class LiveFeed {
     const source = this.source = api.events(this.state.opening());
     source.addEventListener('items', e => this.#render(this.state.arrived(JSON.parse(e.data))));
     source.addEventListener('demo', e => dispatchEvent(new MessageEvent('demo', e))); // passed on as it came
+    source.addEventListener('reset', () => this.onReset());
     source.onopen = () => { this.tries = 0; };
     // EventSource reconnects after a drop by itself, but gives up on a refused answer (the 503
     // past the stream limit): try again later. Never an error banner: the pull works without it.

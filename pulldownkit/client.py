@@ -66,6 +66,35 @@ def call(server, method, path, body=None, json=None, headers=None, timeout=15):
         connection.close()
 
 
+def on_server(server, url):
+    """The path and query of `url`, a path or an absolute URL of `server` (ValueError for another)."""
+    if not url.startswith(("http://", "https://")):
+        return url
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme != "http" or parts.netloc != f"{server.host}:{server.port}":
+        raise ValueError(f"{url} is not on the server at {server.host}:{server.port}")
+    return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
+def http_json(server, method, path, body=None, session=None, *, headers=None, timeout=10, expect=None):
+    """One request as a JSON client sends it; returns (status, headers dict with lower-case names,
+    parsed JSON body or None). A body that is not bytes is sent as JSON; any body is labelled
+    application/json unless `headers` say otherwise. `session` goes in X-Session-Id, as a client
+    without cookies sends it. With `expect`, a status other than that one fails at once (a
+    test's setup: posting an item, changing a knob)."""
+    headers = dict(headers or {})
+    if session:
+        headers["X-Session-Id"] = session
+    if isinstance(body, bytes):
+        headers.setdefault("Content-Type", "application/json")
+        reply = call(server, method, path, body=body, headers=headers, timeout=timeout)
+    else:
+        reply = call(server, method, path, json=body, headers=headers, timeout=timeout)
+    if expect is not None and reply.status != expect:
+        raise AssertionError(f"{method} {path}: {reply.status}, not {expect}: {reply.body[:300]!r}")
+    return reply.status, {name.lower(): value for name, value in reply.headers}, reply.json_or_none()
+
+
 def get(server, path, **kwargs):
     return call(server, "GET", path, **kwargs)
 

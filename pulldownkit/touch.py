@@ -1,7 +1,8 @@
 """Real touch input: one finger on a Chromium page through the DevTools protocol
 (Input.dispatchTouchEvent), the path a real finger takes, never a call into the page's code."""
 
-FRAME_MS = 16
+# Resolves at the page's next animation frame: a finger moves once a frame.
+NEXT_FRAME = "() => new Promise(requestAnimationFrame)"
 
 
 class Finger:
@@ -31,7 +32,14 @@ class Finger:
         """Moves the finger, already down, from y0 to y1 in `steps` steps, one per frame."""
         for i in range(1, steps + 1):
             self.move(x, y0 + (y1 - y0) * i / steps)
-            self.page.wait_for_timeout(FRAME_MS)
+            self.page.evaluate(NEXT_FRAME)
+
+    def hold(self, x, y, frames=12):
+        """Keeps the finger, already down, still at (x, y) for `frames` frames: lifted after that,
+        it flings nothing."""
+        for _ in range(frames):
+            self.move(x, y)
+            self.page.evaluate(NEXT_FRAME)
 
     def pull(self, distance, x, y, steps=12, release=True):
         """Puts the finger down at (x, y) and drags it `distance` px down; lifts it if `release`."""

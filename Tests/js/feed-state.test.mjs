@@ -12,13 +12,16 @@ const feed = o => new FeedState({ dayOf: it => it.day, est: 100, head: 30, margi
 // A feed of `n` items loaded page by page, as the page does.
 const loaded = (n, o) => {
   const s = feed(o);
-  while (s.ids.length < n) {
+  while (s.count < n) {
     const q = s.nextPage(), top = q.before ? q.before - 1 : n;
     s.add(items(top, Math.max(1, top - 9)), top - 9 > 1);
   }
   return s;
 };
-const window = s => s.ids.slice(s.first, s.last);
+const ids = s => Array.from({ length: s.count }, (_, i) => s.at(i));
+const window = s => s.window().map(it => it.id);
+// px of the window's items, each with the day header above it where one is drawn.
+const inside = s => s.window().reduce((px, it) => px + it.h + (it.headed ? s.head : 0), 0);
 
 test('pages go on the end by cursor, one at a time, never twice', () => {
   const s = feed();
@@ -27,7 +30,7 @@ test('pages go on the end by cursor, one at a time, never twice', () => {
   s.add(items(30, 21), true);
   assert.deepEqual(s.nextPage(), { before: 21 });
   s.add(items(25, 11), true); // overlaps what is loaded: only 20..11 are new
-  assert.deepEqual(s.ids, items(30, 11).map(it => it.id));
+  assert.deepEqual(ids(s), items(30, 11).map(it => it.id));
   assert.equal(s.beginRefresh(), 30);
   assert.equal(s.nextPage(), null, 'no page while a refresh runs');
 });
@@ -50,63 +53,63 @@ test('heights: estimated, then measured; a day header counts once per day', () =
   const s = feed();
   s.nextPage();
   s.add(items(19, 10), true); // days 1 (19..10): one header
-  assert.equal(s.total, 10 * 100 + 30);
-  s.measured(0, 140);
-  assert.equal(s.total, 9 * 100 + 140 + 30);
+  assert.equal(s.height, 10 * 100 + 30);
+  s.measured(19, 140);
+  assert.equal(s.height, 9 * 100 + 140 + 30);
   assert.ok(s.est > 100, 'unseen items are guessed from the measured ones');
   s.measuredHead(40);
-  assert.equal(s.total, 9 * 100 + 140 + 40);
-  assert.equal(s.offsetOf(1), 40 + 140);
+  assert.equal(s.height, 9 * 100 + 140 + 40);
+  assert.equal(s.offsetOf(18), 40 + 140);
 });
 
 test('the window covers the viewport and a margin, and follows it with work proportional to the move', () => {
   const s = loaded(1000);
   assert.equal(s.view(0, 500), true);
-  assert.equal(s.first, 0);
-  assert.ok(s.last >= 10 && s.last <= 12, `${s.last}`); // 1000 px = 10 items and headers
+  assert.equal(window(s)[0], 1000);
+  assert.ok(window(s).length >= 10 && window(s).length <= 12, `${window(s)}`); // 1000 px = 10 items and headers
   assert.equal(s.view(100, 500), false, 'a small scroll changes nothing');
   assert.equal(s.view(50_000, 500), true);
   const [top] = s.spacers();
   assert.ok(top <= 50_000 - 500 && top >= 50_000 - 500 - 130, `${top}`);
-  assert.ok(s.last - s.first <= 16);
+  assert.ok(window(s).length <= 16);
   const [above, below] = s.spacers();
-  let inside = 0;
-  for (let i = s.first; i < s.last; i++) inside += s.size(i);
-  assert.equal(above + (s.opens(s.first) ? 0 : s.head) + inside + below, s.total, 'spacers and window add up');
+  assert.equal(above + inside(s) + below, s.height, 'spacers and window add up');
 });
 
 test('a window that starts inside a day repeats its header, taken from the spacer above', () => {
   const s = loaded(100);
   s.view(2_000, 300);
-  assert.equal(s.opens(s.first), false);
-  assert.equal(s.spacers()[0], s.top - s.head);
+  const [first] = s.window();
+  assert.equal(first.day, s.window()[1].day, 'the window starts inside a day');
+  assert.equal(first.headed, true);
+  assert.equal(s.spacers()[0], s.offsetOf(first.id) - s.head);
 });
 
 test('text far from the window is dropped and asked for again by cursor, both ways', () => {
   const s = loaded(500);
   s.view(40_000, 500);
-  assert.ok(s.items.size <= 60 + 30, `${s.items.size} items kept`);
-  assert.equal(s.items.has(500), false);
+  assert.ok(s.kept <= 60 + 30, `${s.kept} items kept`);
+  assert.equal(s.item(500), undefined);
   s.view(0, 500);
   const up = s.need();
-  assert.deepEqual(up, { after: s.ids[s.last - 1] - 1, limit: 50 }, 'missing at the top: fetched upwards');
+  assert.deepEqual(up, { after: window(s).at(-1) - 1, limit: 50 }, 'missing at the top: fetched upwards');
   assert.equal(s.need(), null, 'one at a time');
   s.filled(items(500, 451));
   assert.equal(s.need(), null);
-  assert.deepEqual(window(s).filter(id => !s.items.has(id)), []);
-  s.view(s.offsetOf(45), 500); // the window's top has text, its bottom not
+  assert.deepEqual(window(s).filter(id => !s.item(id)), []);
+  s.view(s.offsetOf(455), 500); // the window's top has text, its bottom not
   assert.deepEqual(s.need(), { before: 451, limit: 50 }, 'missing further down: fetched downwards');
 });
 
 test('a refresh goes on top and the window stays on the same items', () => {
   const s = loaded(50);
   s.view(2_000, 500);
-  const shown = window(s), top = s.top;
+  const shown = window(s), [top] = s.spacers();
   assert.equal(s.beginRefresh(), 50);
   assert.equal(s.refreshed({ items: items(53, 51), gap: false }), 3);
   assert.deepEqual(window(s), shown);
-  assert.equal(s.top, top + 300);
-  assert.equal(s.ids[0], 53);
+  assert.equal(s.spacers()[0], top + 300);
+  assert.equal(s.newest, 53);
   assert.equal(s.refreshed({ items: items(53, 52), gap: false }), 0, 'nothing twice');
 });
 
@@ -115,28 +118,28 @@ test('a gap starts over from the newest page', () => {
   s.view(3_000, 500);
   s.beginRefresh();
   assert.equal(s.refreshed({ items: items(90, 81), gap: true }), 10);
-  assert.deepEqual(s.ids, items(90, 81).map(it => it.id));
-  assert.equal(s.hasMore, true);
+  assert.deepEqual(ids(s), items(90, 81).map(it => it.id));
+  assert.equal(s.setSize, -1, 'more to come');
   assert.equal(s.busy, null);
   s.view(0, 500);
-  assert.equal(s.first, 0);
+  assert.equal(window(s)[0], 90);
   assert.deepEqual(s.nextPage(), { before: 81 });
 });
 
 test('saved and restored: the same ids, days and heights, compactly, and the anchor', () => {
   const s = loaded(20_000);
-  s.measured(7, 123.5);
+  s.measured(19_993, 123.5);
   const saved = JSON.parse(JSON.stringify(s.save({ id: 19_000, offset: 80 })));
   assert.equal(saved.ids.length, 1, 'consecutive ids are one run');
   const r = feed();
   assert.deepEqual(r.restore(saved), { id: 19_000, offset: 80 });
-  assert.deepEqual(r.ids, s.ids);
-  assert.deepEqual(r.days, s.days);
-  assert.equal(r.total, s.total);
+  assert.deepEqual(ids(r), ids(s));
+  assert.deepEqual(r.save(null), s.save(null), 'the same ids, days and heights');
+  assert.equal(r.height, s.height);
   assert.equal(r.index(19_000), 1000);
-  assert.equal(r.items.size, 0, 'no text is kept');
-  r.view(r.offsetOf(1000) - 80, 800);
-  assert.ok(r.first <= 1000 && r.last > 1000);
+  assert.equal(r.kept, 0, 'no text is kept');
+  r.view(r.offsetOf(19_000) - 80, 800);
+  assert.ok(window(r).includes(19_000));
 });
 
 test('index finds an id by binary search, -1 when not loaded', () => {
@@ -153,18 +156,18 @@ test('at either end of the feed its spacer is exactly 0, never negative, however
   let seed = 7;
   const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
   const s = loaded(200);
-  for (let y = 0; y <= s.total; y += 700) {
+  for (let y = 0; y <= s.height; y += 700) {
     s.view(y, 844);
-    for (let i = s.first; i < s.last; i++) s.measured(i, 90 + next() * 80);
+    for (const it of s.window()) s.measured(it.id, 90 + next() * 80);
     const [above, below] = s.spacers();
     assert.ok(above >= 0 && below >= 0, `spacers ${above}, ${below} at ${y}`);
-    if (s.first === 0) assert.equal(above, 0);
-    if (s.last === s.ids.length) assert.equal(below, 0, `the end at ${y}`);
+    if (s.window()[0].i === 0) assert.equal(above, 0);
+    if (s.window().at(-1).i === s.count - 1) assert.equal(below, 0, `the end at ${y}`);
   }
-  assert.equal(s.last, s.ids.length, 'the walk reached the end');
-  for (let y = s.total; y >= 0; y -= 700) s.view(y, 844);
+  assert.equal(s.window().at(-1).i, s.count - 1, 'the walk reached the end');
+  for (let y = s.height; y >= 0; y -= 700) s.view(y, 844);
   s.view(0, 844);
-  assert.equal(s.first, 0);
+  assert.equal(s.window()[0].i, 0);
   assert.equal(s.spacers()[0], 0, 'back at the top');
 });
 
@@ -189,4 +192,61 @@ test('the row under the feed: skeletons while a page loads, the error, the empty
   t.nextPage();
   t.add(items(20, 11), false);
   assert.equal(t.end, 'end');
+});
+
+test('without a feed name from the server, the queries are as they always were', () => {
+  const s = feed();
+  assert.deepEqual(s.nextPage(), {});
+  assert.equal(s.belongs(undefined), true);
+  s.add(items(30, 21), true);
+  assert.deepEqual(s.nextPage(), { before: 21 });
+  assert.equal(s.belongs('a-feed'), true, 'the first name given is the feed\'s');
+});
+
+test('once the server names the feed, every page and every text asked for names it', () => {
+  const s = feed();
+  s.nextPage();
+  assert.equal(s.belongs('f1'), true);
+  s.add(items(500, 451), true);
+  assert.deepEqual(s.nextPage(), { before: 451, feed: 'f1' });
+  s.add(items(450, 1), false);
+  s.view(40_000, 500);
+  s.view(0, 500);
+  assert.deepEqual(s.need(), { after: window(s).at(-1) - 1, limit: 50, feed: 'f1' });
+  assert.equal(s.belongs('f1'), true);
+  assert.equal(s.belongs(undefined), true, 'an answer that does not say is not another feed');
+  assert.equal(s.belongs('f2'), false, 'another feed: the page starts over');
+});
+
+test('starting over forgets the feed, its name too, and makes what was asked before stale', () => {
+  const s = loaded(50);
+  s.belongs('old');
+  const asked = s.generation;
+  s.reset();
+  assert.notEqual(s.generation, asked);
+  assert.equal(s.count, 0);
+  assert.deepEqual(s.nextPage(), {}, 'the newest page, asked for without a name');
+  assert.equal(s.belongs('new'), true);
+  s.add(items(5, 1), false);
+  assert.equal(s.end, 'end');
+});
+
+test('a gap is the same feed: its name stays, and nothing asked before is stale', () => {
+  const s = loaded(50);
+  s.belongs('f1');
+  const asked = s.generation;
+  s.beginRefresh();
+  s.refreshed({ items: items(90, 81), gap: true });
+  assert.equal(s.generation, asked);
+  assert.deepEqual(s.nextPage(), { before: 81, feed: 'f1' });
+});
+
+test('the feed\'s name is kept across Back and reload, so a page of a feed since replaced is refused', () => {
+  const s = loaded(100);
+  s.belongs('f1');
+  const r = feed();
+  r.restore(JSON.parse(JSON.stringify(s.save({ id: 50, offset: 0 }))));
+  r.view(r.offsetOf(50), 500);
+  assert.equal(r.need().feed, 'f1');
+  assert.equal(r.belongs('f2'), false);
 });

@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EN, pickLang, texts, stamp, dayNumber, dayStart, dayLabel, when } from '../../Public/i18n.js';
+import { EN, pickLang, texts, stamp, dayNumber, dayStart, dayLabel, when, inLang, fill, DATED } from '../../Public/i18n.js';
 import zhTexts from '../../Public/i18n-zh.js';
+import { EN as DEMO_EN, demoTexts } from '../../Public/demo/texts.js';
+import demoZh from '../../Public/demo/texts-zh.js';
 
 const en = await texts('en'), zh = await texts('zh');
 
@@ -62,6 +64,27 @@ test('Chinese has every text, and a language we do not have is English', async (
   assert.equal(fr.pull, en.pull);
 });
 
+test('each language writes its dates and times in its locale, one we do not have in English\'s', async () => {
+  assert.equal(en.locale, 'en-US');
+  assert.equal(zh.locale, 'zh-CN');
+  assert.equal((await texts('fr')).locale, 'en-US');
+});
+
+test('every set of texts is English with the Chinese laid over it, for a Chinese reader only', async () => {
+  let fetched = 0;
+  const zhOf = async () => (fetched++, { default: { a: '甲' } });
+  assert.deepEqual(await inLang('zh', { a: 'A', b: 'B' }, zhOf), { a: '甲', b: 'B' }, 'a text it lacks stays English');
+  assert.deepEqual(await inLang('en', { a: 'A' }, zhOf), { a: 'A' });
+  assert.equal(fetched, 1, 'an English reader fetches no Chinese');
+  assert.deepEqual(Object.keys(demoZh).sort(), Object.keys(DEMO_EN).sort(), 'the Demo panel has every text in Chinese');
+  assert.equal((await demoTexts('zh')).heading, '演示');
+  assert.equal((await demoTexts('en')).heading, 'Demo');
+});
+
+test('a text is filled by the names in its braces', () => {
+  assert.equal(fill('{field}: {min} to {max}.', { field: 'Delay', min: 0, max: 9 }), 'Delay: 0 to 9.');
+});
+
 test('day numbers are local calendar days', () => {
   const day = dayNumber(new Date(2026, 10, 30, 23, 59));
   assert.equal(dayNumber(new Date(2026, 10, 30, 0, 0)), day);
@@ -97,6 +120,9 @@ test('times within a day say how long ago, in the reader\'s language; older ones
   assert.equal(when(ago(3600e3), at, 'en-US'), '1 hour ago');
   assert.equal(when(ago(23 * 3600e3 + 59 * 60e3), at, 'en-US'), '23 hours ago');
   assert.equal(when(ago(24 * 3600e3), at, 'en-US'), '08:00 AM', 'a day ago: the clock time');
+  assert.equal(when(ago(24 * 3600e3), at, 'en-US', DATED), 'Nov 30, 2026, 08:00 AM', 'with its date, where no header says it');
+  assert.equal(when(ago(24 * 3600e3), at, 'zh-CN', DATED), '2026年11月30日 08:00');
+  assert.equal(when(ago(60e3), at, 'en-US', DATED), '1 minute ago', 'within a day, how long ago all the same');
   assert.equal(when(ago(0), at, 'zh-CN'), '现在');
   assert.equal(when(ago(2 * 60e3), at, 'zh-CN'), '2分钟前');
   assert.equal(when(ago(3 * 3600e3), at, 'zh-CN'), '3小时前');

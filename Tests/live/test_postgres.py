@@ -10,10 +10,9 @@ import subprocess
 
 import pytest
 
-from pulldownkit.client import all_item_ids
+from pulldownkit.client import all_item_ids, http_json
 from pulldownkit.server import REPO
 from pulldownkit.waiting import wait_until
-from test_hostile_support import http_json
 
 URL = os.environ.get("PULLDOWN_TEST_POSTGRES_URL", "")
 CLUSTER = os.environ.get("PULLDOWN_TEST_POSTGRES_DIR", "")
@@ -43,18 +42,13 @@ def pair(start_server, database):
     return a, b
 
 
-def call(server, method, path, body=None, session=None):
-    """(status, headers dict with lowercase names, parsed JSON body or None)."""
-    return http_json(server, method, path, body, headers={"X-Session-Id": session} if session else None)
-
-
 def all_pages(server):
     """Every item id, walking the Link headers from the newest page down, 7 at a time."""
     return all_item_ids(server, limit=7)
 
 
 def post(server, title):
-    status, headers, item = call(server, "POST", "/api/items", {"title": title})
+    status, headers, item = http_json(server, "POST", "/api/items", {"title": title})
     assert status == 201, item
     return item
 
@@ -70,12 +64,12 @@ def test_items_posted_to_either_instance_appear_in_both_refreshes_and_pages_once
     for number in range(12):
         posted.append(post(a if number % 2 == 0 else b, f"Item {number}")["id"])
         # Each refresh sees the other instance's item at once, not after some cache expires.
-        status, headers, result = call(b, "POST", "/api/refresh", {"after": cursor_b, "limit": 100}, session_b)
+        status, headers, result = http_json(b, "POST", "/api/refresh", {"after": cursor_b, "limit": 100}, session_b)
         assert status == 200, result
         session_b = headers["x-session-id"]
         seen_b += [item["id"] for item in result["items"]]
         cursor_b = max([cursor_b] + seen_b)
-        status, headers, result = call(a, "POST", "/api/refresh", {"after": cursor_a, "limit": 100}, session_a)
+        status, headers, result = http_json(a, "POST", "/api/refresh", {"after": cursor_a, "limit": 100}, session_a)
         assert status == 200, result
         session_a = headers["x-session-id"]
         seen_a += [item["id"] for item in result["items"]]
@@ -85,7 +79,7 @@ def test_items_posted_to_either_instance_appear_in_both_refreshes_and_pages_once
     assert posted == list(range(21, 33)), "one id sequence for both instances, no gaps, no duplicates"
     assert sorted(seen_a) == sorted(seen_b) == posted
     assert all_pages(a) == all_pages(b) == list(range(32, 0, -1))
-    status, _, newer = call(a, "GET", "/api/items?after=20&limit=100")
+    status, _, newer = http_json(a, "GET", "/api/items?after=20&limit=100")
     assert [item["id"] for item in newer["items"]] == list(range(32, 20, -1))
 
 
@@ -94,17 +88,17 @@ def test_the_newest_page_on_one_instance_shows_an_item_the_other_just_acknowledg
     for number in range(40):
         writer, reader = (a, b) if number % 2 == 0 else (b, a)
         item = post(writer, f"Item {number}")
-        status, _, page = call(reader, "GET", "/api/items?limit=5")
+        status, _, page = http_json(reader, "GET", "/api/items?limit=5")
         assert status == 200
         assert page["items"][0]["id"] == item["id"], "a cached newest page hid the new item"
 
 
 def test_a_session_written_through_one_instance_is_read_through_the_other(pair):
     a, b = pair
-    status, headers, refreshed = call(a, "POST", "/api/refresh", {})
+    status, headers, refreshed = http_json(a, "POST", "/api/refresh", {})
     assert status == 200, refreshed
     token = headers["x-session-id"]
-    status, headers, state = call(b, "GET", "/api/session", session=token)
+    status, headers, state = http_json(b, "GET", "/api/session", session=token)
     assert status == 200
     assert headers["x-session-id"] == token, "B accepts A's token: the signing secret is shared"
     assert "set-cookie" not in headers, "no new session issued"
@@ -112,9 +106,9 @@ def test_a_session_written_through_one_instance_is_read_through_the_other(pair):
     assert state["lastSeenId"] == 20 and state["refreshCount"] == 1
 
     b.wait_for_clock_past(refreshed["lastUpdated"])  # lastUpdated has whole seconds: room to move
-    status, _, again = call(b, "POST", "/api/refresh", {}, token)
+    status, _, again = http_json(b, "POST", "/api/refresh", {}, token)
     assert again["lastUpdated"] > refreshed["lastUpdated"]
-    status, _, state = call(a, "GET", "/api/session", session=token)
+    status, _, state = http_json(a, "GET", "/api/session", session=token)
     assert state["lastUpdated"] == again["lastUpdated"] and state["refreshCount"] == 2
 
 
@@ -128,7 +122,7 @@ def test_while_postgres_is_stopped_requests_get_503_and_both_recover_without_a_r
         for server in (a, b):
             for method, path, body in [("GET", "/api/items", None), ("POST", "/api/items", {"title": "Lost?"}),
                                        ("POST", "/api/refresh", {}), ("GET", "/healthz", None)]:
-                status, headers, problem = call(server, method, path, body)
+                status, headers, problem = http_json(server, method, path, body)
                 assert status == 503, (method, path, problem)
                 assert headers["content-type"].startswith("application/problem+json")
                 assert headers.get("retry-after") == "1"
@@ -137,14 +131,14 @@ def test_while_postgres_is_stopped_requests_get_503_and_both_recover_without_a_r
         subprocess.run([script, "resume", CLUSTER], check=True, timeout=60)
 
     for server in (a, b):
-        assert wait_until(lambda: call(server, "GET", "/healthz")[0] == 200, interval=0.2), "did not recover"
+        assert wait_until(lambda: http_json(server, "GET", "/healthz")[0] == 200, interval=0.2), "did not recover"
     assert a.process.poll() is None and b.process.poll() is None, "still the same processes"
     ids = all_pages(b)
     assert ids[0] == acknowledged["id"] == 21, "the acknowledged item survived; nothing written while down"
     assert ids == list(range(21, 0, -1))
     after = post(b, "After the outage")
     assert after["id"] == 22
-    status, _, result = call(a, "POST", "/api/refresh", {"after": 21})
+    status, _, result = http_json(a, "POST", "/api/refresh", {"after": 21})
     assert [item["id"] for item in result["items"]] == [22]
 
 

@@ -24,10 +24,10 @@ def test_a_pull_inside_a_nested_scroller_that_is_not_at_its_top_does_not_arm(sta
     tab = phone(start_server(seed="0"))
     tab.page.goto(tab.server.url + "/container.html")
     tab.page.wait_for_selector("#inner p")
+    tab.record()
     tab.page.eval_on_selector("#inner", "e => { e.scrollTop = 200 }")
     x, y = box_point(tab, "#inner", 10)
-    tab.touch_pull(220, x=x, y=y)
-    tab.page.wait_for_timeout(500)
+    tab.handled(tab.touch_pull, 220, x=x, y=y)
     assert tab.page.eval_on_selector(".ptr", "p => p.dataset.state") == "idle"
     assert tab.page.text_content("#count") == "Refreshed 0 times"
     assert tab.page.eval_on_selector("#inner", "e => e.scrollTop") < 200  # the finger scrolled the inner box
@@ -37,10 +37,10 @@ def test_a_container_scrolled_down_does_not_pull(start_server, phone):
     tab = phone(start_server(seed="0"))
     tab.page.goto(tab.server.url + "/container.html")
     tab.page.wait_for_selector("#rows li")
+    tab.record()
     # Scrolled, and the scroll event handled (the module's listener comes first): the box is not at its top.
     tab.page.eval_on_selector("#box", "e => new Promise(r => { e.addEventListener('scroll', r, { once: true }); e.scrollTop = 300; })")
     x, y = box_point(tab, "#box", 200)
-    tab.touch_pull(220, x=x, y=y)
-    tab.page.wait_for_timeout(500)
+    tab.handled(tab.touch_pull, 220, x=x, y=y)
     assert tab.page.eval_on_selector(".ptr", "p => p.dataset.state") == "idle"
     assert tab.page.text_content("#count") == "Refreshed 0 times"

@@ -4,28 +4,19 @@ import re
 
 import pytest
 
-from browser_api import api
+from pulldownkit.client import http_json
 from conftest import without_feed
 
-IDLE_AT_BOTTOM = """() => document.getElementById('more-text').textContent === 'No more items'
-    && document.getElementById('feed').ariaBusy === 'false'
-    && scrollY + innerHeight >= document.documentElement.scrollHeight - 1"""
+AT_THE_END = """document.getElementById('more-text').textContent === 'No more items'
+    && document.getElementById('feed').ariaBusy === 'false'"""
+IDLE_AT_BOTTOM = f"() => {AT_THE_END} && scrollY + innerHeight >= document.documentElement.scrollHeight - 1"
 NO_SKELETONS = "() => !document.querySelector('#feed .skeleton, #wait .skeleton')"
 
 
 def scroll_to_the_end(tab, touch):
     """Scrolls down by finger flicks (phone) or the wheel (desktop) until the feed's last page is
     in and the page is at its bottom, and the scrolling has come to rest."""
-    for _ in range(80):
-        if tab.page.evaluate(IDLE_AT_BOTTOM):
-            break
-        if touch:
-            tab.swipe(500)
-        else:
-            tab.page.mouse.move(640, 400)
-            tab.page.mouse.wheel(0, 1500)
-        tab.page.wait_for_timeout(100)  # the input's scroll events are delivered
-    tab.wait_still()
+    tab.to_bottom(until=AT_THE_END, touch=touch)
     tab.page.wait_for_function(NO_SKELETONS)
     tab.frames()
     assert tab.page.evaluate(IDLE_AT_BOTTOM), "never reached the end"
@@ -84,7 +75,7 @@ def test_an_empty_feed_says_so_and_how_to_post_the_first_item(start_server, phon
     assert tab.page.get_attribute("#more", "data-state") == "empty"
     assert tab.violations() == []
 
-    api(server, "POST", "/api/items", {"title": "The first one", "body": "b", "author": "t"})
+    http_json(server, "POST", "/api/items", {"title": "The first one", "body": "b", "author": "t"}, expect=201)
     tab.touch_pull(220)
     tab.wait_state("idle")
     assert tab.page.is_hidden("#empty")

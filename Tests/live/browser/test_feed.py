@@ -1,10 +1,15 @@
 """The feed page: first page, load more, errors, texts, Last updated, safety."""
 import re
 
-from browser_api import api
+import pytest
+from playwright.sync_api import expect
+
+from pulldownkit.client import http_json
 from conftest import without_feed
 
 UPDATED = re.compile(r"^Last updated on \d\d/\d\d/\d{4} \d\d:\d\d [AP]M$")
+PICTURES_DONE = """() => [...document.querySelectorAll('img')].every(i => { const r = i.getBoundingClientRect();
+    return i.complete || r.top > innerHeight || r.bottom < 0; })"""
 
 
 def test_the_first_page_is_a_wai_aria_feed(start_server, phone):
@@ -23,7 +28,7 @@ def test_the_first_page_is_a_wai_aria_feed(start_server, phone):
     head = tab.page.locator(".day-head").first
     assert head.text_content() == "Today"
     assert head.evaluate("h => getComputedStyle(h).position") == "sticky"
-    assert tab.page.locator("[role=status]").count() == 1
+    assert tab.page.locator("[role=status]:not([hidden])").count() == 1, "the panel's; the start over line is hidden"
     assert tab.errors == []
 
 
@@ -78,10 +83,10 @@ def test_a_failed_refresh_keeps_the_list_and_last_updated_and_retry_works(start_
     tab.page.route("**/api/refresh*", fail_once)
     tab.open()
     before = tab.ids()
-    api(server, "POST", "/api/items", {"title": "after the failure", "body": "b", "author": "t"})
+    http_json(server, "POST", "/api/items", {"title": "after the failure", "body": "b", "author": "t"}, expect=201)
     tab.refresh_by(tab.touch_pull, 220)
     assert tab.page.is_visible("#error")
-    assert tab.page.text_content("#error-text") == "Couldn't refresh. Try again."
+    assert tab.page.text_content("#error-text") == "Couldn't refresh."
     assert tab.ids() == before
     assert tab.page.text_content(".ptr-updated") == "Not updated yet"
     assert tab.page.get_attribute("#feed", "aria-busy") == "false"
@@ -115,6 +120,16 @@ def test_a_failed_page_shows_a_retry_row(start_server, phone):
     assert tab.read_feed() == list(range(35, 0, -1))
 
 
+@pytest.mark.parametrize("lang, said, retry", [("en", "Couldn't refresh.", "Try again"), ("zh", "刷新失败。", "重试")])
+def test_a_failed_refresh_says_so_and_try_again_once(start_server, phone, lang, said, retry):
+    tab = phone(start_server("--fail-rate", "1", seed="5")).open(f"?lang={lang}")  # the page itself is not the API's
+    tab.refresh_by(tab.page.click, "#refresh")
+    assert tab.page.text_content("#error-text") == said
+    assert tab.page.inner_text("#error").count(retry) == 1, "the button says it; the text does not say it again"
+    assert tab.page.text_content("#retry") == retry
+    assert tab.violations() == []
+
+
 def test_every_api_call_failing_leaves_nothing_loading(start_server, phone):
     tab = phone(start_server("--fail-rate", "1", seed="20")).open()  # the page itself is not the API's
     tab.page.evaluate("() => scrollTo(0, document.documentElement.scrollHeight)")
@@ -145,9 +160,12 @@ def test_last_updated_survives_a_reload_and_a_server_restart(start_server, phone
 def test_an_html_title_is_shown_as_text_and_runs_nothing(start_server, phone):
     server = start_server(seed="5")
     evil = '<img src=x onerror=alert(1)>'
-    api(server, "POST", "/api/items", {"title": evil, "body": "<b>bold?</b>", "author": "<script>alert(2)</script>"})
+    http_json(server, "POST", "/api/items", {"title": evil, "body": "<b>bold?</b>", "author": "<script>alert(2)</script>"},
+              expect=201)
     tab = phone(server).open()
-    tab.page.wait_for_timeout(300)
+    # Every picture on screen has loaded or failed: an <img> made of the title would have run its onerror.
+    tab.page.wait_for_function(PICTURES_DONE)
+    tab.frames()
     assert tab.page.text_content("#feed article h2") == evil
     assert tab.page.locator("#feed img:not([src^='/media/demo/']), #feed b, #feed script").count() == 0, \
         "only the demo items' own pictures"
@@ -171,12 +189,33 @@ def test_the_demo_form_posts_an_item_the_next_pull_shows(start_server, phone):
     assert tab.status() == "1 new item"
 
 
+@pytest.mark.parametrize("lang, said", [("en", "Couldn't post: an item needs a title."), ("zh", "发布失败：需要填写标题。")])
+def test_the_demo_form_says_an_item_needs_a_title(start_server, phone, lang, said):
+    server = start_server(seed="3")
+    tab = phone(server).open(f"?lang={lang}")
+    tab.page.locator(".compose summary").tap()
+    title = tab.page.locator("input[name=title]")
+    title.tap()
+    tab.page.keyboard.type("   ")  # passes `required`; the server trims it to nothing
+    with tab.page.expect_response(lambda r: r.request.method == "POST" and "/api/items" in r.url) as refused:
+        tab.page.locator("#compose button").tap()
+    assert refused.value.status == 400
+    expect(tab.page.locator("#compose-status")).to_have_text(said)
+    expect(title).to_have_attribute("aria-invalid", "true")
+    expect(title).to_be_focused()
+    tab.page.keyboard.type("Now with a title")
+    tab.page.locator("#compose button").tap()
+    expect(tab.page.locator("#compose-status")).not_to_have_text(said)
+    expect(title).not_to_have_attribute("aria-invalid", "true")
+    assert tab.violations() == []
+
+
 def test_a_gap_replaces_the_list_with_the_newest_page(start_server, phone):
     server = start_server(seed="20")
     tab = phone(server).open()
     assert tab.ids()[0] == 20
     for i in range(12):  # more new items than one refresh brings: a gap
-        api(server, "POST", "/api/items", {"title": f"burst {i}", "body": "b", "author": "t"})
+        http_json(server, "POST", "/api/items", {"title": f"burst {i}", "body": "b", "author": "t"}, expect=201)
     tab.refresh_by(tab.page.click, "#refresh")
     ids = tab.ids()
     assert ids[:10] == list(range(32, 22, -1))

@@ -3,8 +3,8 @@ script as it is (no second request for it, no article built twice), and the feed
 import re
 
 import pytest
+from pulldownkit.client import http_json
 
-from browser_api import api
 
 # Every article element added to the document, by the parser or by a script, in order.
 RECORD_ARTICLES = """
@@ -42,7 +42,10 @@ def test_the_styles_come_inside_the_page_and_its_policy_lets_them_apply(start_se
     assert tab.page.evaluate("getComputedStyle(document.querySelector('.bar')).position") == "sticky"
     assert [url for _, url in tab.requests if url.endswith(".css")] == []
     assert tab.page.evaluate("document.querySelectorAll('link[rel=stylesheet]').length") == 0
-    tab.page.wait_for_timeout(100)  # a violation report is an event of its own
+    # A violation report is an event of its own, queued when the style is refused: the load event
+    # and two frames later it has been delivered.
+    tab.page.wait_for_function("() => document.readyState === 'complete'")
+    tab.frames()
     assert tab.page.evaluate("__refused") == []
     assert tab.errors == []
 
@@ -53,7 +56,7 @@ def test_the_newest_page_is_there_without_any_script(start_server, phone):
     tab.page.goto(server.url + "/")
     articles = tab.page.locator("#feed article")
     assert [int(x) for x in articles.evaluate_all("as => as.map(a => a.dataset.id)")] == list(range(20, 10, -1))
-    _, newest = api(server, "GET", "/api/items/20")
+    _, _, newest = http_json(server, "GET", "/api/items/20", expect=200)
     assert articles.first.locator("h2").text_content() == newest["title"]
     assert articles.first.is_visible(), "styled and on screen"
     assert re.fullmatch(r"\d\d:\d\d UTC", articles.first.locator("time").text_content())
@@ -65,8 +68,11 @@ def test_the_script_takes_over_the_page_without_asking_for_it_or_building_it_aga
     server = start_server(seed="50")
     tab = phone(server)
     tab.page.add_init_script(RECORD_ARTICLES)
-    tab.open("?lang=en")
-    tab.page.wait_for_timeout(300)  # anything the script would still ask for has been asked for by now
+    # The stream is the last thing the script asks for once the feed is in: after it, and the next
+    # page that the end being near asks for, it asks for nothing more.
+    with tab.page.expect_request(lambda r: "/api/events" in r.url):
+        tab.open("?lang=en")
+    tab.idle()
     added = tab.page.evaluate("() => __articles.map(a => +a.dataset.id)")
     assert added[:10] == list(range(50, 40, -1)), "the server's articles came first"
     assert len(added) == len(set(added)), f"an article was built twice: {added}"
@@ -100,7 +106,8 @@ def test_from_the_served_page_the_feed_scrolls_to_its_end_and_a_pull_adds_an_art
     tab.scroll_to_end()
     assert tab.read_feed() == list(range(35, 0, -1))
     # Item 35 is a demo item with an avatar and no image: the pulled-in one has the same fields.
-    api(server, "POST", "/api/items", {"title": "Pulled in", "body": "b", "author": "t", "avatar": "/media/demo/avatar-0.svg"})
+    http_json(server, "POST", "/api/items", {"title": "Pulled in", "body": "b", "author": "t",
+                                             "avatar": "/media/demo/avatar-0.svg"}, expect=201)
     tab.page.evaluate("() => scrollTo(0, 0)")
     tab.frames()
     tab.refresh_by(tab.touch_pull, 220)
@@ -121,11 +128,11 @@ SAYS = """a => ({ title: a.querySelector('h2').textContent, body: a.querySelecto
 def test_an_article_of_the_served_page_that_leaves_the_window_comes_back_as_the_servers_own(start_server, phone):
     server = start_server(seed="40")
     tricky = 'A "quoted" <b>bold</b> & \'apostrophe\' · text'
-    api(server, "POST", "/api/items", {
+    http_json(server, "POST", "/api/items", {
         "title": tricky, "body": tricky + "\nand a second line", "author": "Ada · Lovelace",
         "avatar": "/media/demo/avatar-0.svg",
-        "image": {"url": "/media/demo/image-1.png?a=1&b=2", "width": 901, "height": 1600, "alt": tricky}})
-    api(server, "POST", "/api/items", {"title": "No pictures", "body": "", "author": "Bo"})
+        "image": {"url": "/media/demo/image-1.png?a=1&b=2", "width": 901, "height": 1600, "alt": tricky}}, expect=201)
+    http_json(server, "POST", "/api/items", {"title": "No pictures", "body": "", "author": "Bo"}, expect=201)
     tab = phone(server).open()
     served = [tab.page.eval_on_selector(f"#feed article[data-id='{i}']", SAYS) for i in (42, 41)]
     tab.page.eval_on_selector_all("#feed article", "as => as.forEach(a => { a.servedNode = true; })")
@@ -144,7 +151,8 @@ def test_an_article_of_the_served_page_that_leaves_the_window_comes_back_as_the_
 def test_an_item_with_an_own_field_named_like_the_pages_own_words_is_drawn_like_any_other(start_server, phone):
     server = start_server(seed="3")
     tab = phone(server).open()
-    api(server, "POST", "/api/items", {"title": "Own fields", "article": "not a node", "node": 1, "items": []})
+    http_json(server, "POST", "/api/items", {"title": "Own fields", "article": "not a node", "node": 1, "items": []},
+              expect=201)
     tab.refresh_by(tab.touch_pull, 220)
     assert tab.status() == "1 new item"
     assert tab.page.locator("#feed article[data-id='4'] h2").text_content() == "Own fields"

@@ -10,9 +10,10 @@ from types import SimpleNamespace
 import pytest
 from playwright.sync_api import Error
 
-from browser_api import api
-from conftest import TIMEOUT_MS, Tab
+from conftest import Tab
 from pulldownkit.browser import PHONE, launch
+from pulldownkit.client import http_json
+from pulldownkit.page import TIMEOUT_MS
 
 needs_certutil = pytest.mark.skipif(not shutil.which("certutil"), reason="libnss3-tools is not installed (make deps-test)")
 
@@ -54,7 +55,7 @@ def test_chromium_given_the_root_loads_the_page_with_no_warning_and_pulls_to_ref
         assert shown.ok
         assert shown.security_details()["issuer"].startswith("Pulldown local CA ("), shown.security_details()
         tab.open()
-        api(server, "POST", "/api/items", {"title": "Fresh over TLS", "author": "t"})
+        http_json(server, "POST", "/api/items", {"title": "Fresh over TLS", "author": "t"}, expect=201)
         tab.refresh_by(tab.touch_pull, 200)
         assert tab.page.text_content("#feed article h2") == "Fresh over TLS"
         assert all(url.startswith("https://") for _, url in tab.requests[tab.requests.index(("GET", server.url + "/")):]), tab.requests

@@ -5,9 +5,9 @@ import re
 
 from playwright.sync_api import expect
 
+from pulldownkit.client import http_json
 from pulldownkit.events import Stream
 from pulldownkit.waiting import wait_until
-from browser_api import api
 
 UPDATED = re.compile(r"^Last updated on \d\d/\d\d/\d{4} \d\d:\d\d [AP]M$")
 STREAM_MS = 15_000  # a refused stream is tried again after 5 to 7.5 s
@@ -26,7 +26,7 @@ VISIBILITY = """{
 
 
 def post(server, title):
-    return api(server, "POST", "/api/items", {"title": title, "body": "live", "author": "t"})[1]["id"]
+    return http_json(server, "POST", "/api/items", {"title": title, "body": "live", "author": "t"}, expect=201)[2]["id"]
 
 
 def open_live(tab, query="", status=200):

@@ -5,8 +5,9 @@ import datetime
 import re
 
 import pytest
+from playwright.sync_api import expect
 
-from browser_api import api
+from pulldownkit.client import http_json
 from conftest import Hold, without_feed
 
 # Every skeleton: the item it stands for (none in the loading row), its top in the document, its
@@ -48,12 +49,10 @@ def test_skeleton_rows_wait_for_a_slow_page_and_the_articles_take_their_place(st
     tab = phone(start_server(seed="20"))  # two pages: once the held one is in, nothing more loads
     slow = Hold(tab.page, "**/api/items?*", when=lambda url: "before=" in url)
     tab.open()  # the first page came with `/`
-    tab.page.mouse.move(200, 500)
     for _ in range(40):  # the wheel, which coasts no further than it is turned, until the skeletons show
         if any(r["onScreen"] for r in tab.page.evaluate(SKELETONS)):
             break
-        tab.page.mouse.wheel(0, 300)
-        tab.page.wait_for_timeout(100)  # the wheel's scroll events are delivered
+        tab.scroll_by(tab.wheel, 300)
     tab.wait_still()
     rows = tab.page.evaluate(SKELETONS)
     assert rows and all(r["id"] is None and r["told"] == "nothing" for r in rows), rows
@@ -80,14 +79,12 @@ def test_skeletons_as_tall_as_their_articles_hold_the_window_after_a_jump_deep_i
     for _ in range(60):  # End, page after page, to the end of the feed
         if tab.page.text_content("#more-text") == "No more items":
             break
-        tab.page.keyboard.press("End")
-        tab.page.wait_for_timeout(100)  # the scroll reaches the row under the feed
+        tab.scroll_by(tab.page.keyboard.press, "End")  # the scroll reaches the row under the feed
         tab.page.wait_for_function(FEED_IDLE)
     for _ in range(20):  # End until the last article is drawn, so measured: the bottom moves as they are
         if tab.page.query_selector("#feed article[data-id='1']"):
             break
-        tab.page.keyboard.press("End")
-        tab.page.wait_for_timeout(100)  # the scroll reaches the bottom
+        tab.scroll_by(tab.page.keyboard.press, "End")  # the scroll reaches the bottom
         tab.frames()
     tab.wait_still()
     assert tab.page.query_selector("#feed article[data-id='1']")
@@ -95,12 +92,10 @@ def test_skeletons_as_tall_as_their_articles_hold_the_window_after_a_jump_deep_i
     tab.page.wait_for_function("() => scrollY === 0")
     # Down to the 76th article with its text: the page then holds more than the 150 items of text
     # it keeps, and drops the end's, however many Home's scroll fetched on its way up.
-    tab.page.mouse.move(640, 400)
     for _ in range(40):
         if tab.page.query_selector("#feed article[data-id='225']"):
             break
-        tab.page.mouse.wheel(0, 2000)
-        tab.page.wait_for_timeout(100)  # the wheel's scroll events are delivered
+        tab.scroll_by(tab.wheel, 2000, x=640, y=400)
     tab.wait_still()  # an End pressed while a smooth scroll was ending scrolled nothing
     tab.page.wait_for_function(NO_SKELETONS)
     assert tab.page.query_selector("#feed article[data-id='225']")
@@ -139,7 +134,7 @@ def test_the_new_items_pill_never_covers_a_day_header(start_server, phone, lang)
     server = start_server(seed="150")  # days enough that two dated headers reach the top at any hour
     tab = phone(server).open(f"?lang={lang}")
     for i in range(3):
-        api(server, "POST", "/api/items", {"title": f"new {i}", "body": "b", "author": "t"})
+        http_json(server, "POST", "/api/items", {"title": f"new {i}", "body": "b", "author": "t"}, expect=201)
     tab.page.wait_for_selector("#pill", state="visible")
     assert tab.page.evaluate(PILL) == {"covered": [], "inRow": True, "shown": True}, "at the top"
     tab.page.mouse.move(200, 500)
@@ -168,7 +163,7 @@ def clock_text(tab, item_id):
 def test_recent_times_say_how_long_ago_and_keep_up_while_the_page_is_open(start_server, phone, lang, now, minutes,
                                                                           hours, clock):
     server = start_server(seed="5")
-    _, item = api(server, "POST", "/api/items", {"title": "Just posted", "body": "b", "author": "t"})
+    _, _, item = http_json(server, "POST", "/api/items", {"title": "Just posted", "body": "b", "author": "t"}, expect=201)
     created = datetime.datetime.fromisoformat(item["createdAt"].replace("Z", "+00:00"))
     tab = phone(server)
     tab.page.clock.install(time=created + datetime.timedelta(seconds=5))
@@ -182,6 +177,19 @@ def test_recent_times_say_how_long_ago_and_keep_up_while_the_page_is_open(start_
     tab.page.clock.run_for(21 * 3600_000)
     assert re.fullmatch(clock, clock_text(tab, item["id"])), "a day on: the clock time"
     assert tab.page.get_attribute(f"#feed article[data-id='{item['id']}'] time", "datetime") == item["createdAt"]
+
+
+@pytest.mark.parametrize("lang, shown", [("en", r"May 1, 2025, \d\d:\d\d [AP]M"), ("zh", r"2025年5月1日 \d\d:\d\d")])
+def test_an_old_item_on_its_own_page_shows_its_date(start_server, phone, tmp_path, lang, shown):
+    """The feed writes an old item's clock time under its day's header; its own page has no header."""
+    data = tmp_path / "old.json"
+    data.write_text('[{"title": "From last year", "createdAt": "2025-05-01T12:00:00Z"}]')
+    tab = phone(start_server("--data", str(data)))
+    tab.page.goto(f"{tab.server.url}/item.html?id=1&lang={lang}")
+    time = tab.page.locator("#item article time")
+    expect(time).to_have_attribute("datetime", "2025-05-01T12:00:00Z")
+    assert re.fullmatch(shown, time.text_content()), time.text_content()
+    assert tab.violations() == []
 
 
 # A link's colour, and what the page itself paints in: the footer's muted text, the accent.
@@ -232,7 +240,7 @@ def test_axe_finds_nothing_in_any_state_of_the_feed(start_server, phone, scheme)
     tab.wait_state("idle")
     tab.page.wait_for_selector("#error", state="visible")
     found["refresh failed"] = tab.violations()
-    api(server, "POST", "/api/items", {"title": "new", "body": "b", "author": "t"})
+    http_json(server, "POST", "/api/items", {"title": "new", "body": "b", "author": "t"}, expect=201)
     tab.page.wait_for_selector("#pill", state="visible")
     found["pill"] = tab.violations()
     tab.page.click(".compose summary")

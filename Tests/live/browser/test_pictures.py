@@ -8,7 +8,7 @@ import zlib
 
 import pytest
 
-from browser_api import api
+from pulldownkit.client import http_json
 from conftest import Hold
 
 # Every layout shift since the page started, whatever input came before it.
@@ -131,7 +131,7 @@ def test_pictures_far_below_the_viewport_are_not_fetched_at_first_load(start_ser
 def test_a_picture_that_fails_is_a_grey_box_of_the_same_size(start_server, desktop):
     server = start_server()
     # Both URLs are on the server but name no picture: they answer 404.
-    api(server, "POST", "/api/items", picture_item(3, avatar="/media/demo/avatar-999.svg"))
+    http_json(server, "POST", "/api/items", picture_item(3, avatar="/media/demo/avatar-999.svg"), expect=201)
     for scripted in (False, True):  # as the server wrote it, and once the script has the page
         tab = desktop(server, java_script_enabled=scripted, color_scheme="light")
         tab.page.goto(server.url + "/")
@@ -156,8 +156,8 @@ def test_the_first_page_the_server_writes_carries_the_pictures_as_the_script_bui
     server = start_server()
     tricky = 'A "quoted" <b>bold</b> & \'apostrophe\' alt'
     for n in range(1, 13):  # 12 items: 10 come with `/`, the script builds the other 2
-        api(server, "POST", "/api/items", picture_item(n, image={"url": f"/media/demo/image-1.png?n={n}&b=2",
-                                                                 "width": 900 + n, "height": 1600, "alt": tricky}))
+        image = {"url": f"/media/demo/image-1.png?n={n}&b=2", "width": 900 + n, "height": 1600, "alt": tricky}
+        http_json(server, "POST", "/api/items", picture_item(n, image=image), expect=201)
     plain = phone(server, java_script_enabled=False)
     plain.page.goto(server.url + "/")
     served = plain.page.eval_on_selector("#feed article[data-id='12']", IMAGE_ATTRIBUTES)

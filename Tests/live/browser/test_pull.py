@@ -3,7 +3,7 @@ import re
 
 from playwright.sync_api import expect
 
-from browser_api import api
+from pulldownkit.client import http_json
 from conftest import Hold
 
 UPDATED = re.compile(r"^Last updated on \d\d/\d\d/\d{4} \d\d:\d\d [AP]M$")
@@ -17,7 +17,7 @@ def test_touch_pull_goes_through_every_state_and_shows_the_new_item(start_server
     server = start_server(seed="20")
     tab = phone(server).open()
     slow = Hold(tab.page, "**/api/refresh*")  # "Updating…" stays until the test has looked
-    api(server, "POST", "/api/items", {"title": "Fresh from the oven", "body": "b", "author": "t"})
+    http_json(server, "POST", "/api/items", {"title": "Fresh from the oven", "body": "b", "author": "t"}, expect=201)
     # Set when the session's answer arrives, which the feed being drawn does not wait for.
     expect(tab.page.locator(".ptr-updated")).to_have_text("Not updated yet")
 
@@ -27,12 +27,10 @@ def test_touch_pull_goes_through_every_state_and_shows_the_new_item(start_server
     assert arrow_rotation(tab) in ("none", "matrix(1, 0, 0, 1, 0, 0)")
     assert tab.page.eval_on_selector("#list", "l => l.style.transform") != ""
 
-    for i in range(1, 11):  # on to 200 px: armed
-        tab.touch("touchMove", 200, 310 + 14 * i)
-        tab.page.wait_for_timeout(16)
+    tab.finger.drag(200, 310, 450, steps=10)  # on to 200 px: armed
     tab.wait_state("armed")
     assert tab.status() == "Release to refresh…"
-    tab.page.wait_for_timeout(350)  # the arrow's turn
+    tab.settled()  # the arrow's turn
     assert arrow_rotation(tab).startswith("matrix(-1, ")
 
     tab.touch("touchEnd")
@@ -66,9 +64,9 @@ def test_the_panel_arms_after_126_px_of_finger_travel(start_server, phone):
 
 def test_touch_released_under_the_threshold_springs_back_and_requests_nothing(start_server, phone):
     tab = phone(start_server(seed="20")).open()
-    tab.touch_pull(80)
+    tab.handled(tab.touch_pull, 80)
     tab.wait_state("idle")
-    tab.page.wait_for_timeout(800)
+    tab.settled()  # sprung back
     assert "pulling" in tab.states()
     assert "armed" not in tab.states()
     assert tab.refresh_requests() == []
@@ -98,9 +96,9 @@ def test_mouse_drag_pulls_and_refreshes_on_the_desktop(start_server, desktop):
 
 def test_mouse_released_under_the_threshold_requests_nothing(start_server, desktop):
     tab = desktop(start_server(seed="20")).open()
-    tab.mouse_pull(90)
+    tab.handled(tab.mouse_pull, 90)
     tab.wait_state("idle")
-    tab.page.wait_for_timeout(800)
+    tab.settled()  # sprung back
     assert tab.states() == ["idle", "pulling", "idle"]
     assert tab.refresh_requests() == []
 
@@ -110,13 +108,12 @@ def test_a_second_pull_while_refreshing_does_nothing(start_server, phone):
     slow = Hold(tab.page, "**/api/refresh*")  # the first refresh runs until the second pull is over
     tab.touch_pull(220)
     tab.wait_state("refreshing")
-    tab.touch_pull(220)
-    tab.page.wait_for_timeout(200)  # the second pull's events are handled
+    tab.handled(tab.touch_pull, 220)  # the second pull, over
     assert tab.state() == "refreshing"
     assert tab.status() == "Updating…"
     slow.release()
     tab.wait_state("idle")
-    tab.page.wait_for_timeout(300)
+    tab.settled()  # the panel has closed: a second refresh would have begun by now
     assert len(tab.refresh_requests()) == 1
     assert tab.states() == ["idle", "pulling", "armed", "refreshing", "settling", "idle"]
 
@@ -125,8 +122,9 @@ def test_a_pull_that_does_not_start_at_the_top_does_nothing(start_server, phone)
     tab = phone(start_server(seed="30")).open()
     tab.page.mouse.wheel(0, 400)  # scroll down a little
     tab.page.wait_for_function("() => scrollY > 100")
-    tab.touch_pull(220)
-    tab.page.wait_for_timeout(500)
+    tab.wait_still()
+    tab.handled(tab.touch_pull, 220)
+    tab.wait_still()
     assert tab.states() == ["idle"]
     assert tab.refresh_requests() == []
 
@@ -134,9 +132,9 @@ def test_a_pull_that_does_not_start_at_the_top_does_nothing(start_server, phone)
 def test_keyboard_refresh_with_tab_and_enter(start_server, desktop):
     server = start_server(seed="20")
     tab = desktop(server).open()
-    api(server, "POST", "/api/items", {"title": "one", "body": "b", "author": "t"})
-    api(server, "POST", "/api/items", {"title": "two", "body": "b", "author": "t"})
-    api(server, "POST", "/api/items", {"title": "three", "body": "b", "author": "t"})
+    http_json(server, "POST", "/api/items", {"title": "one", "body": "b", "author": "t"}, expect=201)
+    http_json(server, "POST", "/api/items", {"title": "two", "body": "b", "author": "t"}, expect=201)
+    http_json(server, "POST", "/api/items", {"title": "three", "body": "b", "author": "t"}, expect=201)
     assert tab.tab_to("refresh", presses=5)
     tab.page.keyboard.press("Enter")
     tab.wait_state("refreshing")

@@ -1,5 +1,5 @@
 // The Demo panel's styles, which come with the panel and not with the page (sheet.js).
-import { lazySheet } from './sheet.js';
+import { lazySheet } from '../sheet.js';
 
 /** Adds the panel's styles to the document, once. */
 export const adoptSheet = lazySheet(`

@@ -1,0 +1,130 @@
+// The Demo panel: a dialog (a sheet at the bottom of a phone's screen) that steers the demo while
+// it runs, through api.js. button.js imports this module on the first press of the header's Demo
+// button and calls `open` on every press. The fields show the knobs as they are: read when the
+// panel opens, then as the stream's `demo` events (live.js passes them on to `window`) tell of a
+// change made anywhere, from this panel, another page or curl. What each knob and a queued fault
+// may be is read from the server's OpenAPI document, where the server's own limits are written.
+import * as demo from './api.js';
+import { failed } from '../api.js';
+import { el } from '../dom.js';
+import { fill } from '../i18n.js';
+import { demoTexts } from './texts.js';
+import { adoptSheet } from './sheet.js';
+
+// The knobs' fields by group, each with the step its arrows take.
+const KNOBS = {
+  network: [['delayMs', 50], ['jitterMs', 50], ['failRate', 0.05]],
+  items: [['newItemsEvery', 1]],
+};
+
+let made; // the panel, once the first `open` has its texts and limits
+
+/** Opens the panel, made the first time in the texts of `t.lang`; closing it gives the focus
+ *  back to `button`. */
+export async function open(button, t) {
+  adoptSheet();
+  const knobs = demo.knobs();
+  made ||= Promise.all([demoTexts(t.lang), demo.limits().catch(() => ({ ranges: {}, statuses: [] }))])
+    .then(([texts, limits]) => make(button, texts, limits, t.locale));
+  const panel = await made;
+  panel.tell('');
+  if (!panel.dialog.open) panel.dialog.showModal();
+  knobs.then(panel.show, panel.refused);
+}
+
+function make(button, t, { ranges, statuses }, locale) {
+  const fields = new Map(); // knob name -> its <input>
+  const say = el('p', null, 'demo-say');
+  say.role = 'status';
+
+  /** A labelled number field for each knob of `group`, in a fieldset with `extra` after them. */
+  function group(legend, knobs, ...extra) {
+    const set = el('fieldset');
+    set.append(el('legend', t[legend]));
+    for (const [name, step] of knobs) {
+      const label = el('label', null), input = el('input'), [min, max] = ranges[name] || [];
+      Object.assign(input, { type: 'number', name, step, inputMode: step < 1 ? 'decimal' : 'numeric' });
+      if (max !== undefined) Object.assign(input, { min, max });
+      input.addEventListener('input', () => { input.dataset.editing = 'yes'; });
+      input.addEventListener('change', () => change(input));
+      label.append(el('span', t[name]), input);
+      set.append(label);
+      fields.set(name, input);
+    }
+    set.append(...extra);
+    return set;
+  }
+
+  function action(text, act) {
+    const b = el('button', text);
+    b.type = 'button';
+    b.addEventListener('click', act);
+    return b;
+  }
+
+  /** Shows `knobs` in the fields, but not over a number being typed. */
+  function show(knobs) {
+    for (const [name, input] of fields) {
+      if (input.dataset.editing && input === document.activeElement) continue;
+      input.value = knobs[name];
+      delete input.dataset.editing;
+      input.removeAttribute('aria-invalid');
+    }
+  }
+
+  function change(input) {
+    delete input.dataset.editing;
+    if (Number.isNaN(input.valueAsNumber)) return tell(fill(t.notNumber, { field: t[input.name] }), true);
+    act(demo.change({ [input.name]: input.valueAsNumber }).then(show), () => t.saved);
+  }
+
+  /** Waits for `request`, then says what `done()` returns, or why it was refused. */
+  function act(request, done) {
+    request.then(() => tell(done()), refused);
+  }
+
+  function tell(text, error = false) {
+    say.textContent = text;
+    say.classList.toggle('error', error);
+  }
+
+  /** Says why the server refused, in the panel's words: the fields it names and their ranges (a
+   *  400), a token it does not take (401), else that it could not be reached. */
+  function refused(e) {
+    const wrong = e.status === 400 && (e.problem.invalid_params || []).map(p => fields.get(p.name)).filter(Boolean);
+    if (wrong?.length) {
+      for (const input of wrong) input.ariaInvalid = 'true';
+      const number = x => (+x).toLocaleString(locale);
+      const said = wrong.map(input => fill(t.range, { field: t[input.name], min: number(input.min), max: number(input.max) }));
+      return tell(failed([t.notChanged, ...said].join(t.space), e), true);
+    }
+    tell(failed(e.status === 401 ? t.unauthorized : t.failed, e), true);
+  }
+
+  const d = el('dialog', null, 'demo'), head = el('div', null, 'demo-head'), body = el('div', null, 'demo-body');
+  const title = el('h2', t.heading), close = action('×', () => d.close());
+  title.id = 'demo-title';
+  close.ariaLabel = t.close;
+  d.setAttribute('aria-labelledby', title.id);
+  head.append(title, close);
+
+  const status = el('select'), statusLabel = el('label', null, 'wide'); // the two buttons' status, above both
+  status.name = 'status';
+  for (const s of statuses) status.append(new Option(s, s));
+  statusLabel.append(el('span', t.status), status);
+  const failNext = (on, text) => action(t[text], () => act(demo.failNext(on, +status.value),
+    () => fill(t[on === 'refresh' ? 'refreshFails' : 'pageFails'], { s: status.value })));
+
+  body.append(
+    group('network', KNOBS.network),
+    group('faults', [], statusLabel, failNext('refresh', 'failRefresh'), failNext('page', 'failPage')),
+    group('items', KNOBS.items, action(t.add, () => act(demo.addItems(3), () => t.added))),
+    say);
+  d.append(head, body);
+  // A click on the backdrop (the dialog itself, outside its content) closes it, as a sheet's does.
+  d.addEventListener('click', e => e.target === d && d.close());
+  d.addEventListener('close', () => button.focus());
+  addEventListener('demo', e => show(JSON.parse(e.data))); // the stream's, from live.js
+  document.body.append(d);
+  return { dialog: d, show, refused, tell };
+}
