@@ -32,4 +32,18 @@ final class RevisionCacheTests: XCTestCase {
         XCTAssertThrowsError(try cache.value(for: 1, at: 3) { throw Failed() })
         XCTAssertEqual(cache.value(for: 1, at: 2), 2, "a failed build keeps nothing")
     }
+
+    /// Keys come from requests (a Host header): however many arrive, what is kept stays within its budget.
+    func testManyKeysKeepOnlyTheMostRecentlyUsedWithinTheBudget() {
+        let cache = RevisionCache<String, UInt64, [UInt8]>(budget: 10_000, cost: { $0.count })
+        cache.keep(Array(repeating: 1, count: 1_000), for: "http://kept", at: 1)
+        for host in 0..<1_000 {
+            cache.keep(Array(repeating: 0, count: 1_000), for: "http://host-\(host)", at: 1)
+            _ = cache.value(for: "http://kept", at: 1)   // in use all along
+        }
+        XCTAssertLessThanOrEqual(cache.count, 10)
+        XCTAssertEqual(cache.value(for: "http://kept", at: 1)?.first, 1, "the one in use stays")
+        XCTAssertNil(cache.value(for: "http://host-0", at: 1))
+        XCTAssertNotNil(cache.value(for: "http://host-999", at: 1))
+    }
 }

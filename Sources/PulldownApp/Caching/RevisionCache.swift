@@ -7,27 +7,39 @@ import Synchronization
 /// The stamp must be read before the value is built: the feed moves its revision only after a
 /// commit, so what the build reads is at least as new as the stamp it is kept under. A value
 /// built at an older stamp than the one kept does not replace it.
+///
+/// Keys come from requests (a page size, the base URL a `Host` header gives), so the values are
+/// kept within a budget, the most recently used first (`LRUCache`): a client that sends a new
+/// key with every request only pushes out older answers.
 final class RevisionCache<Key: Hashable & Sendable, Stamp: Comparable & Sendable, Value: Sendable>: Sendable {
     private struct Entry {
         let stamp: Stamp
         let value: Value
     }
 
-    private let entries = Mutex<[Key: Entry]>([:])
+    private let entries: Mutex<LRUCache<Key, Entry>>
+    private let cost: @Sendable (Value) -> Int
+
+    /// At most `budget` of what `cost` counts (bytes, say; entries by default).
+    init(budget: Int = 256, cost: @escaping @Sendable (Value) -> Int = { _ in 1 }) {
+        entries = Mutex(LRUCache(capacity: budget))
+        self.cost = cost
+    }
 
     /// The value kept for `key` if it was built at `stamp`.
     func value(for key: Key, at stamp: Stamp) -> Value? {
         entries.withLock { entries in
-            guard let entry = entries[key], entry.stamp == stamp else { return nil }
+            guard let entry = entries.value(for: key), entry.stamp == stamp else { return nil }
             return entry.value
         }
     }
 
     /// Keeps `value`, built at `stamp`, unless one built at a newer stamp is kept already.
     func keep(_ value: Value, for key: Key, at stamp: Stamp) {
+        let cost = cost(value)
         entries.withLock { entries in
-            if let kept = entries[key], kept.stamp > stamp { return }
-            entries[key] = Entry(stamp: stamp, value: value)
+            if let kept = entries.value(for: key), kept.stamp > stamp { return }
+            entries.insert(Entry(stamp: stamp, value: value), for: key, cost: cost)
         }
     }
 
@@ -38,4 +50,7 @@ final class RevisionCache<Key: Hashable & Sendable, Stamp: Comparable & Sendable
         keep(built, for: key, at: stamp)
         return built
     }
+
+    /// How many values are kept.
+    var count: Int { entries.withLock { $0.count } }
 }
