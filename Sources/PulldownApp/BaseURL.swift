@@ -20,17 +20,34 @@ struct BaseURL: Sendable {
 
     /// `http(s)://host[:port]` as `request` reached the server: its scheme and `Host`.
     private static func reached(_ request: HTTPRequest) -> String? {
-        guard let host = request.headers["Host"].flatMap(HostHeader.init) else { return nil }
-        return (request.isTLS ? "https://" : "http://") + host.authority
+        guard let authority = request.headers["Host"].flatMap(HostHeader.authority) else { return nil }
+        return (request.isTLS ? "https://" : "http://") + authority
     }
 
     /// The base for `request`, or the 400 that says why there is none.
     func require(_ request: HTTPRequest) throws(Problem) -> String {
-        guard let base = of(request) else {
-            throw Problem.badRequest("This answer holds absolute URLs, written from the Host header: send one "
-                                     + "(or start the server with --public-url).")
-        }
+        guard let base = of(request) else { throw Self.noHost }
         return base
+    }
+
+    /// What the base of a request is made of, as it was sent: the key of the answers kept per
+    /// base, found without building the base (a check and a new string, on every request).
+    struct Key: Hashable, Sendable {
+        /// The `Host` header as sent; empty with `--public-url`.
+        let host: String
+        let isTLS: Bool
+    }
+
+    /// The key of `request`'s base, or the 400 `require` would give.
+    func key(of request: HTTPRequest) throws(Problem) -> Key {
+        if configured != nil { return Key(host: "", isTLS: false) }
+        guard let host = request.headers["Host"] else { throw Self.noHost }
+        return Key(host: host, isTLS: request.isTLS)
+    }
+
+    private static var noHost: Problem {
+        Problem.badRequest("This answer holds absolute URLs, written from the Host header: send one "
+                           + "(or start the server with --public-url).")
     }
 
     /// Whether `origin` (an `Origin` header) is this server as `request` reached it, or as

@@ -20,6 +20,7 @@ struct CORS: HTTPMiddleware {
     static let allowedMethods = "GET, HEAD, POST, PATCH, DELETE"
     static let allowedHeaders = "Content-Type, X-Session-Id, If-None-Match, Last-Event-ID, Authorization"
     static let exposedHeaders = "Link, ETag, Location, Retry-After, X-Session-Id, Allow, WWW-Authenticate"
+    static let allowOrigin = "Access-Control-Allow-Origin"
     /// How long a browser may reuse a preflight's answer, in seconds (Chromium keeps at most 7200).
     static let maxAge = "7200"
 
@@ -83,22 +84,30 @@ struct CORS: HTTPMiddleware {
     /// where some origins may send them, `Vary: Origin`): added where the API keeps an answer
     /// ready, so that sending it changes nothing.
     func addSharedHeaders(to response: inout HTTPResponse) {
-        response.headers.add("Access-Control-Allow-Origin", "*")
+        response.headers.add(Self.allowOrigin, "*")
         response.headers.add("Access-Control-Expose-Headers", Self.exposedHeaders)
         if !credentialedOrigins.isEmpty { response.headers.add("Vary", "Origin") }
     }
 
     func decorate(_ response: inout HTTPResponse, for request: HTTPRequest) {
         if let origin = credentialedOrigin(of: request) {
-            response.headers.set("Access-Control-Allow-Origin", origin)
+            response.headers.set(Self.allowOrigin, origin)
             response.headers.set("Access-Control-Allow-Credentials", "true")
             if !response.headers.contains("Access-Control-Expose-Headers") {
                 response.headers.add("Access-Control-Expose-Headers", Self.exposedHeaders)
                 response.headers.add("Vary", "Origin")
             }
-        } else if !response.headers.contains("Access-Control-Allow-Origin") {
+        } else if !carriesSharedHeaders(response) {
             addSharedHeaders(to: &response)
         }
+    }
+
+    /// Whether `response` has its `Access-Control-Allow-Origin` already. Asked of every answer:
+    /// the name is compared as this type spells it (it alone writes it), and first among the last
+    /// fields, where `addSharedHeaders` put it on an answer kept ready.
+    private func carriesSharedHeaders(_ response: HTTPResponse) -> Bool {
+        let isAllowOrigin = { (field: (name: String, value: String)) in field.name == Self.allowOrigin }
+        return response.headers.fields.suffix(3).contains(where: isAllowOrigin) || response.headers.fields.contains(where: isAllowOrigin)
     }
 
     /// A character of an HTTP token (RFC 9110, section 5.6.2).

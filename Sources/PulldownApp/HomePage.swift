@@ -35,8 +35,8 @@ final class HomePage: Sendable {
 
     private struct Key: Hashable {
         let template: String
-        /// Where its pictures' URLs begin; empty for a page that holds none.
-        let base: String
+        /// Where its pictures' URLs begin; nil for a page that holds none.
+        let base: BaseURL.Key?
     }
 
     private let feed: Feed
@@ -71,20 +71,26 @@ final class HomePage: Sendable {
     /// The page at `revision` (read before the page: what is read is at least this new); without
     /// the feed when the store did not answer, the check or the read.
     private func page(for request: HTTPRequest, at revision: Result<UInt64, any Error>) -> HTTPResponse {
-        let base: String
+        let key: Key
         do {
-            base = try baseURL.require(request)
+            key = Key(template: Self.template, base: try baseURL.key(of: request))
         } catch {
             return error.response
         }
         // The files' generation is read before the template, as the revision is before the page.
         let generation = files.generation
         let stamp = (try? revision.get()).map { Stamp(revision: $0, files: generation) }
-        let key = Key(template: Self.template, base: base)
         if let stamp, let body = kept.value(for: key, at: stamp) {
             return body.response(to: request)
         }
         guard let template = files.file(Self.template) else { return files.respond(to: request) }
+        // Built only for a page not kept yet.
+        let base: String
+        do {
+            base = try baseURL.require(request)
+        } catch {
+            return error.response
+        }
         let read = revision.flatMap { _ in
             Result { (page: try feed.page(before: nil, limit: pageSize), feed: try feed.feedID(), origins: try feed.pictureOrigins()) }
         }
@@ -104,7 +110,7 @@ final class HomePage: Sendable {
     private func itemPage(for request: HTTPRequest, at revision: Result<UInt64, any Error>) -> HTTPResponse {
         let generation = files.generation
         let stamp = (try? revision.get()).map { Stamp(revision: $0, files: generation) }
-        let key = Key(template: Self.itemTemplate, base: "")
+        let key = Key(template: Self.itemTemplate, base: nil)
         if let stamp, let body = kept.value(for: key, at: stamp) {
             return body.response(to: request)
         }

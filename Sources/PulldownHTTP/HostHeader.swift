@@ -19,46 +19,72 @@ public struct HostHeader: Sendable, Equatable {
 
     /// The header's host and port, or nil when it is not `host[:port]`.
     public init?(_ header: String) {
-        guard let parts = Self.split(header) else { return nil }
-        let host = String(header[parts.host])
-        // Lower case only when it is not already: most requests name the host as a URL has it.
-        self.host = host.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? host.lowercased() : host
+        guard let parts = Self.read(header) else { return nil }
+        host = Self.lowered(String(decoding: header.utf8.prefix(parts.hostLength), as: UTF8.self), parts.hasUpperCase)
         port = parts.port
     }
 
-    /// Whether `header` is `host[:port]`; allocates nothing for a name (every request is checked).
+    /// Whether `header` is `host[:port]`. Every request is checked: it reads the bytes in place
+    /// and builds nothing for a name.
     public static func isValid(_ header: String) -> Bool {
-        split(header) != nil
+        read(header) != nil
     }
 
-    private static func split(_ header: String) -> (host: Range<String.Index>, port: UInt16?)? {
-        let bytes = header.utf8
+    /// `header` as a URL's authority, in lower case, when it is `host[:port]`; nil otherwise. The
+    /// header itself when it is already in lower case, as most are.
+    public static func authority(_ header: String) -> String? {
+        read(header).map { lowered(header, $0.hasUpperCase) }
+    }
+
+    private static func lowered(_ text: String, _ hasUpperCase: Bool) -> String {
+        hasUpperCase ? text.lowercased() : text
+    }
+
+    private struct Parts {
+        let hostLength: Int
+        let port: UInt16?
+        let hasUpperCase: Bool
+    }
+
+    private static func read(_ header: String) -> Parts? {
+        if let parts = header.utf8.withContiguousStorageIfAvailable(parse) { return parts }
+        var copy = header
+        return copy.withUTF8(parse)
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Parts? {
         guard let first = bytes.first else { return nil }
-        let hostEnd: String.Index
+        var hostEnd = 0
+        var hasUpperCase = false
         if first == UInt8(ascii: "[") {
             guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else { return nil }
-            hostEnd = bytes.index(after: close)
+            hostEnd = close + 1
             var address = in6_addr()
-            let literal = String(header[bytes.index(after: bytes.startIndex)..<close])
+            let literal = String(decoding: UnsafeBufferPointer(rebasing: bytes[1..<close]), as: UTF8.self)
             guard inet_pton(AF_INET6, literal, &address) == 1 else { return nil }
+            hasUpperCase = bytes[1..<close].contains { $0 >= 0x41 && $0 <= 0x5A }
         } else {
-            hostEnd = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
-            guard hostEnd > bytes.startIndex, bytes[..<hostEnd].allSatisfy(isNameByte) else { return nil }
+            while hostEnd < bytes.count, bytes[hostEnd] != UInt8(ascii: ":") {
+                let byte = bytes[hostEnd]
+                guard isNameByte(byte) else { return nil }
+                if byte >= 0x41 && byte <= 0x5A { hasUpperCase = true }
+                hostEnd += 1
+            }
+            guard hostEnd > 0 else { return nil }
         }
-        guard hostEnd < bytes.endIndex else { return (bytes.startIndex..<hostEnd, nil) }
-        guard bytes[hostEnd] == UInt8(ascii: ":") else { return nil }
-        let digits = bytes[bytes.index(after: hostEnd)...]
-        guard (1...5).contains(digits.count) else { return nil }
+        guard hostEnd < bytes.count else { return Parts(hostLength: hostEnd, port: nil, hasUpperCase: hasUpperCase) }
+        guard bytes[hostEnd] == UInt8(ascii: ":"), (2...6).contains(bytes.count - hostEnd) else { return nil }
         var port = 0
-        for digit in digits {
+        for digit in bytes[(hostEnd + 1)...] {
             guard digit >= 0x30 && digit <= 0x39 else { return nil }
             port = port * 10 + Int(digit - 0x30)
         }
         guard port <= Int(UInt16.max) else { return nil }
-        return (bytes.startIndex..<hostEnd, UInt16(port))
+        return Parts(hostLength: hostEnd, port: UInt16(port), hasUpperCase: hasUpperCase)
     }
 
     /// RFC 3986's unreserved characters: letters, digits, `-`, `.`, `_`, `~`.
+    @inline(__always)
     private static func isNameByte(_ byte: UInt8) -> Bool {
         switch byte {
         case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2D, 0x2E, 0x5F, 0x7E: true

@@ -33,6 +33,19 @@ final class RevisionCacheTests: XCTestCase {
         XCTAssertEqual(cache.value(for: 1, at: 2), 2, "a failed build keeps nothing")
     }
 
+    /// The last value given is compared before any hashing: it must still be the one for its key and stamp.
+    func testTheLastValueGivenIsOnlyGivenForItsOwnKeyAndStamp() {
+        let cache = RevisionCache<String, UInt64, String>()
+        cache.keep("a at 1", for: "a", at: 1)
+        cache.keep("b at 1", for: "b", at: 1)
+        XCTAssertEqual(cache.value(for: "a", at: 1), "a at 1")
+        XCTAssertEqual(cache.value(for: "b", at: 1), "b at 1", "another key after it")
+        XCTAssertNil(cache.value(for: "b", at: 2), "another stamp")
+        cache.keep("b at 2", for: "b", at: 2)
+        XCTAssertEqual(cache.value(for: "b", at: 2), "b at 2")
+        XCTAssertNil(cache.value(for: "b", at: 1), "replaced by the newer build")
+    }
+
     /// Keys come from requests (a Host header): however many arrive, what is kept stays within its budget.
     func testManyKeysKeepOnlyTheMostRecentlyUsedWithinTheBudget() {
         let cache = RevisionCache<String, UInt64, [UInt8]>(budget: 10_000, cost: { $0.count })

@@ -13,10 +13,10 @@ extension API {
     /// next without holding a server thread.
     func items(_ request: HTTPRequest, _ responder: Responder) {
         let query: ItemsQuery
-        let base: String
+        let key: BaseURL.Key
         do {
             query = try ItemsQuery.parse(request.query, defaultLimit: pageSize)
-            base = try baseURL.require(request)
+            key = try baseURL.key(of: request)
         } catch {
             return responder.send(error.response)
         }
@@ -24,7 +24,8 @@ extension API {
             // Names no feed: answered, never promised, so no check of the store is needed.
             return responder.send(Self.answer {
                 let (page, _) = try read(query)
-                return try pageResponse(page, query: query, feed: feed.feedID(), base: base, immutable: false).conditional(for: request)
+                return try pageResponse(page, query: query, feed: feed.feedID(), base: baseURL.require(request),
+                                        immutable: false).conditional(for: request)
             })
         }
         feed.withCurrentState { state in
@@ -34,12 +35,13 @@ extension API {
                 let state = try state.get()
                 if let named = query.feed, named != state.id { throw Self.feedChanged }
                 guard query.cursor == .newest else {
-                    return try namedPage(query, in: state.id, base: base).conditional(for: request)
+                    return try namedPage(query, in: state.id, for: request, key: key).conditional(for: request)
                 }
-                let response = try newestPages.value(for: NewestPageKey(base: base, limit: query.limit), at: state.revision) {
+                // Kept by the base's key: the base itself is built only for a page not kept yet.
+                let response = try newestPages.value(for: NewestPageKey(base: key, limit: query.limit), at: state.revision) {
                     let page = try feed.page(before: nil, limit: query.limit)
-                    return HTTPResponse(prepared: PreparedResponse(pageResponse(page, query: query, feed: state.id, base: base,
-                                                                                immutable: false)))
+                    return HTTPResponse(prepared: PreparedResponse(pageResponse(page, query: query, feed: state.id,
+                                                                                base: try baseURL.require(request), immutable: false)))
                 }
                 return response.conditional(for: request)
             })
@@ -48,12 +50,12 @@ extension API {
 
     /// A page other than the newest whose URL names the current feed: kept ready if it can
     /// never change, else read; a 410 if the feed was reset while it was read.
-    private func namedPage(_ query: ItemsQuery, in feedID: FeedID, base: String) throws -> HTTPResponse {
-        if let kept = immutablePages.response(for: query, base: base) { return kept }
+    private func namedPage(_ query: ItemsQuery, in feedID: FeedID, for request: HTTPRequest, key: BaseURL.Key) throws -> HTTPResponse {
+        if let kept = immutablePages.response(for: query, base: key) { return kept }
         guard let (page, newest) = try feed.reading(inFeed: feedID, { try read(query) }) else { throw Self.feedChanged }
         let immutable = PageCaching.isImmutable(query, page: page, newestID: newest)
-        let built = pageResponse(page, query: query, feed: feedID, base: base, immutable: immutable)
-        return immutable ? immutablePages.keep(built, for: query, base: base) : built
+        let built = pageResponse(page, query: query, feed: feedID, base: try baseURL.require(request), immutable: immutable)
+        return immutable ? immutablePages.keep(built, for: query, base: key) : built
     }
 
     /// The page a cursor other than the newest names, and for `before=` the newest id read

@@ -18,7 +18,7 @@ struct API: Sendable {
     var immutablePages = ImmutablePageCache(bytes: Configuration().pageCacheBytes)
 
     struct NewestPageKey: Hashable {
-        let base: String
+        let base: BaseURL.Key
         let limit: Int
     }
 

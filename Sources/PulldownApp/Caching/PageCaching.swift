@@ -54,9 +54,9 @@ final class ImmutablePageCache: Sendable {
         let feed: FeedID
         let cursor: ItemsQuery.Cursor
         let limit: Int
-        let base: String
+        let base: BaseURL.Key
 
-        init?(_ query: ItemsQuery, base: String) {
+        init?(_ query: ItemsQuery, base: BaseURL.Key) {
             guard let feed = query.feed else { return nil }
             self.feed = feed
             cursor = query.cursor
@@ -72,13 +72,13 @@ final class ImmutablePageCache: Sendable {
         cache = Mutex(LRUCache(capacity: bytes))
     }
 
-    func response(for query: ItemsQuery, base: String) -> HTTPResponse? {
+    func response(for query: ItemsQuery, base: BaseURL.Key) -> HTTPResponse? {
         guard let key = Key(query, base: base) else { return nil }
         return cache.withLock { $0.value(for: key) }
     }
 
     /// Keeps `response`, prepared once, and returns that prepared response.
-    func keep(_ response: HTTPResponse, for query: ItemsQuery, base: String) -> HTTPResponse {
+    func keep(_ response: HTTPResponse, for query: ItemsQuery, base: BaseURL.Key) -> HTTPResponse {
         guard let key = Key(query, base: base), cache.withLock({ $0.capacity }) > 0 else { return response }
         let prepared = HTTPResponse(prepared: PreparedResponse(response))
         // A prepared libmicrohttpd response holds its own copy of the body too.

@@ -17,19 +17,29 @@ final class RevisionCache<Key: Hashable & Sendable, Stamp: Comparable & Sendable
         let value: Value
     }
 
-    private let entries: Mutex<LRUCache<Key, Entry>>
+    private struct State {
+        var entries: LRUCache<Key, Entry>
+        /// The last entry given, compared before any key is hashed: most requests in a row ask
+        /// for the same answer (the newest page, `/`), and hashing a key that holds a base URL
+        /// costs a newest page more than the rest of finding it.
+        var last: (key: Key, entry: Entry)?
+    }
+
+    private let state: Mutex<State>
     private let cost: @Sendable (Value) -> Int
 
     /// At most `budget` of what `cost` counts (bytes, say; entries by default).
     init(budget: Int = 256, cost: @escaping @Sendable (Value) -> Int = { _ in 1 }) {
-        entries = Mutex(LRUCache(capacity: budget))
+        state = Mutex(State(entries: LRUCache(capacity: budget)))
         self.cost = cost
     }
 
     /// The value kept for `key` if it was built at `stamp`.
     func value(for key: Key, at stamp: Stamp) -> Value? {
-        entries.withLock { entries in
-            guard let entry = entries.value(for: key), entry.stamp == stamp else { return nil }
+        state.withLock { state in
+            if let last = state.last, last.entry.stamp == stamp, last.key == key { return last.entry.value }
+            guard let entry = state.entries.value(for: key), entry.stamp == stamp else { return nil }
+            state.last = (key, entry)
             return entry.value
         }
     }
@@ -37,9 +47,11 @@ final class RevisionCache<Key: Hashable & Sendable, Stamp: Comparable & Sendable
     /// Keeps `value`, built at `stamp`, unless one built at a newer stamp is kept already.
     func keep(_ value: Value, for key: Key, at stamp: Stamp) {
         let cost = cost(value)
-        entries.withLock { entries in
-            if let kept = entries.value(for: key), kept.stamp > stamp { return }
-            entries.insert(Entry(stamp: stamp, value: value), for: key, cost: cost)
+        state.withLock { state in
+            if let kept = state.entries.value(for: key), kept.stamp > stamp { return }
+            state.entries.insert(Entry(stamp: stamp, value: value), for: key, cost: cost)
+            // What the last one gave may be gone from the budget now: it is asked again.
+            state.last = nil
         }
     }
 
@@ -52,5 +64,5 @@ final class RevisionCache<Key: Hashable & Sendable, Stamp: Comparable & Sendable
     }
 
     /// How many values are kept.
-    var count: Int { entries.withLock { $0.count } }
+    var count: Int { state.withLock { $0.entries.count } }
 }
