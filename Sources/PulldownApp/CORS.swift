@@ -6,8 +6,9 @@ import PulldownHTTP
 /// origins `--cors-origin` lists only. What `Access-Control-Allow-Origin: *` allows a browser
 /// never carries cookies, so no other origin can act as a visitor of the page.
 ///
-/// As middleware it answers preflights itself and adds its headers to every other answer of its
-/// scope, injected failures and 404s included. Answers the API keeps ready carry the shared
+/// As middleware it answers preflights itself and adds its headers to the other answers of its
+/// scope, injected failures and 404s included: to every answer a cache may keep, and to any
+/// answer to a page (a request with `Origin`). Answers the API keeps ready carry the shared
 /// headers already (`addSharedHeaders`), so those pass through untouched.
 struct CORS: HTTPMiddleware {
     /// The origins that may send credentials: `--cors-origin`.
@@ -98,6 +99,9 @@ struct CORS: HTTPMiddleware {
                 response.headers.add("Vary", "Origin")
             }
         } else if !carriesSharedHeaders(response) {
+            // An answer no cache keeps reaches only the request that asked for it, and one that
+            // sent no Origin came from no page: it needs nothing (a refresh pays less for it).
+            if response.headers["Cache-Control"] == "no-store" && !request.headers.contains("Origin") { return }
             addSharedHeaders(to: &response)
         }
     }

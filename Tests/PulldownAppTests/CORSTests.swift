@@ -45,6 +45,17 @@ final class CORSTests: XCTestCase {
         XCTAssertEqual(other.headers["Vary"], "Origin")
     }
 
+    func testAnAnswerNoCacheKeepsGetsNothingWhenNoPageAskedForIt() {
+        var session = HTTPResponse.json(Array("{}".utf8))
+        session.headers.add("Cache-Control", "no-store")
+        XCTAssertNil(through(CORS(), request([]), answer: session).0.headers["Access-Control-Allow-Origin"], "curl, a native app")
+        XCTAssertEqual(through(CORS(), request([("Origin", "http://localhost:5173")]), answer: session).0
+            .headers["Access-Control-Allow-Origin"], "*")
+        let page = HTTPResponse.json(Array("{}".utf8))
+        XCTAssertEqual(through(CORS(), request([]), answer: page).0.headers["Access-Control-Allow-Origin"], "*",
+                       "a cache may keep it and give it to a page later")
+    }
+
     func testAKeptAnswerThatCarriesTheSharedHeadersPassesUntouched() {
         var kept = HTTPResponse.json(Array("{}".utf8))
         CORS().addSharedHeaders(to: &kept)
