@@ -49,8 +49,9 @@ let package = Package(
         // The Swift face of libmicrohttpd: lifecycle, requests, responses, routing, streams, static files.
         // GnuTLS (which libmicrohttpd links for its TLS): a small answer's records corked into one.
         .target(name: "PulldownHTTP", dependencies: ["CMicroHTTPD", "CGnuTLS", "CEpollDrain", "CLibdeflate", "Hashing", "InvalidInput"]),
-        // The domain: items, keyset pages, refresh, sessions, the stores (SQLite, PostgreSQL), demo data.
-        .target(name: "PulldownFeed", dependencies: ["CSQLite", "CNettle", "CLibPQ", "Hashing", "InvalidInput"]),
+        // The domain: items, keyset pages, refresh, sessions, the stores (SQLite, PostgreSQL), demo data;
+        // Jansson reads the picture origins out of an item's own fields.
+        .target(name: "PulldownFeed", dependencies: ["CSQLite", "CNettle", "CLibPQ", "CJansson", "Hashing", "InvalidInput"]),
         // A certificate authority of this machine's own, kept in a folder, and the server
         // certificates it issues for --https (GnuTLS's X.509 API; libmicrohttpd does the TLS).
         .target(name: "LocalCA", dependencies: ["CGnuTLS"]),

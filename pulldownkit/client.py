@@ -5,6 +5,7 @@ import http.client
 import json as jsonlib
 import re
 import time
+import urllib.parse
 from dataclasses import dataclass
 
 
@@ -67,12 +68,12 @@ def call(server, method, path, body=None, json=None, headers=None, timeout=15):
 
 
 def on_server(server, url):
-    """The path and query of `url`, a path or an absolute URL of `server` (ValueError for another)."""
-    if not url.startswith(("http://", "https://")):
-        return url
+    """The path and query of `url`, an absolute URL of `server` as the server writes its links,
+    pictures and Locations (ValueError for any other)."""
     parts = urllib.parse.urlsplit(url)
-    if parts.scheme != "http" or parts.netloc != f"{server.host}:{server.port}":
-        raise ValueError(f"{url} is not on the server at {server.host}:{server.port}")
+    scheme = "https" if getattr(server, "tls", None) else "http"
+    if parts.scheme != scheme or parts.netloc != f"{server.host}:{server.port}":
+        raise ValueError(f"{url} is not on the server at {scheme}://{server.host}:{server.port}")
     return parts.path + (f"?{parts.query}" if parts.query else "")
 
 
@@ -112,5 +113,5 @@ def all_item_ids(server, limit=100):
         assert reply.status == 200, (path, reply)
         ids.extend(item["id"] for item in reply.json()["items"])
         link = reply.header("Link")
-        path = re.match(r"<([^>]+)>", link).group(1) if link else None
+        path = on_server(server, re.match(r"<([^>]+)>", link).group(1)) if link else None
     return ids

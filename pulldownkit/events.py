@@ -37,8 +37,9 @@ class Stream:
         if getattr(server, "tls", None):  # an https:// server: the same stream inside TLS
             self.sock = server.tls.wrap_socket(self.sock, server_hostname=server.host)
         extra = f"Last-Event-ID: {last_event_id}\r\n" if last_event_id is not None else ""
-        self.sock.sendall(f"GET /api/events{query} HTTP/1.1\r\nHost: test\r\nAccept: text/event-stream\r\n"
-                          f"{extra}\r\n".encode())
+        # The Host a client sends: the items' pictures are written under it.
+        self.sock.sendall(f"GET /api/events{query} HTTP/1.1\r\nHost: {server.host}:{server.port}\r\n"
+                          f"Accept: text/event-stream\r\n{extra}\r\n".encode())
         self.raw = b""          # bytes read and not yet de-chunked
         self.text = ""          # de-chunked body not yet split into events
         self.ended = False      # the last chunk arrived

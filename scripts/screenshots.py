@@ -162,7 +162,7 @@ def main():
             shot(tab, "1-idle.png", lambda: check(tab, state="idle"))
 
             post(slow, "/api/items", json={"title": "Fresh from the oven", "body": "Posted through the API, then pulled in.",
-                                           "author": "demo", "avatar": "/media/demo/avatar-6.svg"}, timeout=30)
+                                           "author": "demo", "avatar": "/media/demo/avatar-6.png"}, timeout=30)
             x, y = 200, 250
             tab.finger.down(x, y)
             tab.finger.drag(x, y, y + 95)  # 95 px of finger: the list moves about 45 px (resistance 0.5)

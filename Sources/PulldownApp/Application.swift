@@ -92,7 +92,8 @@ public final class Application: Sendable {
             live.broadcast(ServerSentEvents.event("demo", id: nil, data: knobs.json))
         }
         let access = configuration.demoAPI
-            ? DemoAccess(host: configuration.server.host, configured: configuration.demoToken) : nil
+            ? DemoAccess(host: configuration.server.host, configured: configuration.demoToken,
+                         baseURL: BaseURL(configured: configuration.publicURL)) : nil
         let ca: LocalCA?
         do {
             ca = configuration.https ? try TLSSetup.open(configuration, environment: ProcessInfo.processInfo.environment) : nil
@@ -186,35 +187,42 @@ public final class Application: Sendable {
         return knobs
     }
 
-    /// The server's one router: `/api/` through CORS (when origins are listed) and the demo
-    /// knobs to the API, `/api/demo` (which steers the knobs) through CORS and `demoAccess`
-    /// (nil: not served); `/healthz`; `/trust…`, the `--https` trust page and root (`trust`);
-    /// `/` with the newest page in it; everything else is a file of the page.
+    /// The server's one router: `/api/` through CORS and the demo knobs to the API, `/api/demo`
+    /// (which steers the knobs) through CORS and `demoAccess` (nil: not served), `/media/`
+    /// (pictures) through CORS; `/healthz`; `/trust…`, the `--https` trust page and root
+    /// (`trust`); `/` with the newest page in it, and `/item.html`; everything else is a file of
+    /// the page.
     static func handler(feed: Feed, tokens: SessionTokens, staticFiles: StaticFiles, openAPI: HTTPResponse,
                         live: LiveEvents, demo: DemoControl, demoSync: DemoKnobsSync?, demoAccess: DemoAccess?,
                         reset: DemoReset, configuration: Configuration, dataPictures: DataPictures? = nil,
                         trust: TrustRoutes? = nil) -> HTTPHandler {
+        let baseURL = BaseURL(configured: configuration.publicURL)
+        let cors = CORS(credentialedOrigins: Set(configuration.corsOrigins))
         let api = API(feed: feed, sessions: SessionResolver(tokens: tokens), pageSize: configuration.pageSize,
-                      immutablePages: ImmutablePageCache(bytes: configuration.pageCacheBytes))
-        let cors = CORS(allowedOrigins: Set(configuration.corsOrigins))
+                      baseURL: baseURL, cors: cors, immutablePages: ImmutablePageCache(bytes: configuration.pageCacheBytes))
         let knobs = DemoKnobsMiddleware(control: demo)
         var router = Router(fallback: { request in staticFiles.respond(to: request) })
         let home = HomePage(feed: feed, files: staticFiles, pageSize: configuration.pageSize,
-                            demoButton: .init(access: demoAccess))
+                            demoButton: .init(access: demoAccess), baseURL: baseURL)
         for path in ["/", "/index.html"] {
             router.add("GET", path, answeringLater: { request, responder in home.respond(to: request, responder) })
         }
+        router.add("GET", "/item.html", answeringLater: { request, responder in home.respondWithItemPage(to: request, responder) })
         api.addRoutes(to: &router, openAPI: openAPI)
-        EventsEndpoint(live: live).addRoute(to: &router)
-        PictureRoutes(dataPictures: dataPictures ?? DataPictures(dataFile: "")).addRoutes(to: &router)
+        EventsEndpoint(live: live, baseURL: baseURL).addRoute(to: &router)
+        PictureRoutes(dataPictures: dataPictures ?? DataPictures(dataFile: ""), baseURL: baseURL).addRoutes(to: &router)
         router.get("/healthz") { _ in api.health() }
         (trust ?? TrustRoutes(ca: nil, files: staticFiles)).addRoutes(to: &router)
-        // Without CORS there is nothing to add to an answer, so answers pass through untouched.
-        let corsIfEnabled: [any HTTPMiddleware] = cors.isEnabled ? [cors] : []
-        router.scope("/api", middleware: corsIfEnabled + [knobs], notFound: API.notFound)
+        router.scope("/api", middleware: [cors, knobs], notFound: API.notFound)
+        router.scope("/media", middleware: [cors], notFound: { request in
+            Problem.notFound("There is no picture at \(request.path).").response
+        })
         if let demoAccess {
-            DemoEndpoints(control: demo, items: DemoItems(feed: feed), reset: reset, sync: demoSync).addRoutes(to: &router)
-            router.scope("/api/demo", middleware: corsIfEnabled + [demoAccess], notFound: API.notFound)
+            DemoEndpoints(control: demo, items: DemoItems(feed: feed, baseURL: baseURL), reset: reset, sync: demoSync)
+                .addRoutes(to: &router)
+            var demoCORS = cors
+            demoCORS.preflightRefusal = demoAccess.preflightRefusal
+            router.scope("/api/demo", middleware: [demoCORS, demoAccess], notFound: API.notFound)
         }
         return router.handler
     }

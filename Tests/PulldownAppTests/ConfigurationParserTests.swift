@@ -69,6 +69,15 @@ final class ConfigurationParserTests: XCTestCase {
         XCTAssertEqual(config.corsOrigins, ["http://a.test", "https://b.test:8443"])
     }
 
+    func testThePublicURLIsAnOriginFromTheFlagOrTheEnvironment() throws {
+        XCTAssertNil(try ConfigurationParser.parse([]).publicURL)
+        XCTAssertEqual(try ConfigurationParser.parse(["--public-url", "https://Feed.example/"]).publicURL, "https://feed.example")
+        XCTAssertEqual(try ConfigurationParser.parse([], environment: ["PULLDOWN_PUBLIC_URL": "http://10.0.0.5:8080"]).publicURL,
+                       "http://10.0.0.5:8080")
+        XCTAssertEqual(usageError(["--public-url", "https://feed.example/app"]),
+                       "--public-url needs http(s)://HOST[:PORT] without a path, not https://feed.example/app")
+    }
+
     func testEnvironmentVariablesSetOptions() throws {
         let config = try ConfigurationParser.parse([], environment: [
             "PULLDOWN_PORT": "9000", "PULLDOWN_DB": "x.sqlite", "PULLDOWN_PAGE_SIZE": "5",

@@ -17,8 +17,8 @@ final class FeedMarkupTests: XCTestCase {
     private let feed = FeedID("00112233445566ff")!
 
     private func markup(_ items: [Item], hasMore: Bool = true) -> String {
-        String(decoding: FeedMarkup.newestPage(ItemPage(items: items, direction: .older, hasMore: hasMore), limit: 10, feed: feed),
-               as: UTF8.self)
+        String(decoding: FeedMarkup.newestPage(ItemPage(items: items, direction: .older, hasMore: hasMore), limit: 10, feed: feed,
+                                                 base: "http://pc.local:8080"), as: UTF8.self)
     }
 
     /// The JSON between the data block's tags, parsed.
@@ -63,8 +63,8 @@ final class FeedMarkupTests: XCTestCase {
 
     func testTheDataBlockIsThePageTheAPIAnswersLessItsItems() throws {
         let page = ItemPage(items: [item(2), item(1)], direction: .older, hasMore: true)
-        let html = String(decoding: FeedMarkup.newestPage(page, limit: 10, feed: feed), as: UTF8.self)
-        var answered = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(ResponseJSON.page(page, limit: 10, feed: feed))) as? [String: Any])
+        let html = String(decoding: FeedMarkup.newestPage(page, limit: 10, feed: feed, base: ""), as: UTF8.self)
+        var answered = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(ResponseJSON.page(page, limit: 10, feed: feed, base: ""))) as? [String: Any])
         XCTAssertNotNil(answered.removeValue(forKey: "items"))
         XCTAssertEqual(try data(html) as NSDictionary, answered as NSDictionary)
         XCTAssertTrue(html.hasSuffix(#"<script type="application/json" id="first-page">{"limit":10,"hasMore":true,"feed":"00112233445566ff"}</script>"#))
@@ -78,11 +78,14 @@ final class FeedMarkupTests: XCTestCase {
         XCTAssertTrue(html.contains(#"aria-posinset="3" aria-setsize="3""#), "the whole feed is here: its size is known")
     }
 
+    /// A path here goes out absolute, as the API writes it, so the script's articles and these match.
     func testPicturesAreTheMarkupTheScriptBuilds() {
-        let fields = #"{"avatar":"/media/demo/avatar-2.svg","image":{"url":"/p.svg","width":1200,"height":800,"alt":"A pier"}}"#
+        let fields = #"{"avatar":"/media/demo/avatar-2.png","image":{"url":"/p.svg","width":1200,"height":800,"alt":"A pier"}}"#
         let html = markup([item(7, title: "Title", userFields: fields)])
-        let avatar = #"<img class="avatar" loading="lazy" decoding="async" width="40" height="40" alt="" src="/media/demo/avatar-2.svg">"#
-        let picture = #"<img class="pic" loading="lazy" decoding="async" width="1200" height="800" alt="A pier" src="/p.svg">"#
+        let avatar = #"<img class="avatar" loading="lazy" decoding="async" width="40" height="40" alt="" "#
+            + #"src="http://pc.local:8080/media/demo/avatar-2.png">"#
+        let picture = #"<img class="pic" loading="lazy" decoding="async" width="1200" height="800" alt="A pier" "#
+            + #"src="http://pc.local:8080/p.svg">"#
         XCTAssertTrue(html.contains(#"aria-setsize="-1">"# + avatar + #"<h2 id="item-7-t">Title</h2>"#), html)
         XCTAssertTrue(html.contains(#"<p id="item-7-b">B</p>"# + picture + "<footer>"), html)
     }

@@ -35,7 +35,7 @@ final class HomePageTests: XCTestCase {
     /// The answer, which comes before `respond` returns: no check of a shared store is in flight.
     private func get(_ home: HomePage, headers: [(String, String)] = []) throws -> HTTPResponse {
         let sent = Mutex<HTTPResponse?>(nil)
-        home.respond(to: HTTPRequest(method: "GET", rawTarget: "/", headers: HTTPHeaders(headers))!,
+        home.respond(to: HTTPRequest(method: "GET", rawTarget: "/", headers: HTTPHeaders([("Host", "pc.local")] + headers))!,
                      Responder { response in sent.withLock { $0 = response } })
         return try XCTUnwrap(sent.withLock { $0 })
     }
@@ -146,5 +146,55 @@ final class HomePageTests: XCTestCase {
         try FileManager.default.removeItem(at: folder.appendingPathComponent("index.html"))
         let (home, _) = try home(try feed(items: 1))
         XCTAssertEqual(try get(home).status, 404)
+    }
+
+    private func imageSources(_ response: HTTPResponse) -> [String] {
+        let policy = response.headers["Content-Security-Policy"] ?? ""
+        let directive = policy.split(separator: ";").map { $0.split(separator: " ") }.first { $0.first == "img-src" }
+        return directive.map { $0.dropFirst().map(String.init) } ?? []
+    }
+
+    private func getItemPage(_ home: HomePage) throws -> HTTPResponse {
+        let sent = Mutex<HTTPResponse?>(nil)
+        home.respondWithItemPage(to: HTTPRequest(method: "GET", rawTarget: "/item.html?id=1", headers: HTTPHeaders([("Host", "pc.local")]))!,
+                                 Responder { response in sent.withLock { $0 = response } })
+        return try XCTUnwrap(sent.withLock { $0 })
+    }
+
+    /// The policy allows exactly the picture origins the feed holds, on `/` and on an item's page,
+    /// updated as items arrive.
+    func testThePolicyAllowsThePicturesOfTheFeedAndNoOthers() throws {
+        try "<!doctype html><title>Item</title>".write(to: folder.appendingPathComponent("item.html"), atomically: false, encoding: .utf8)
+        let feed = try feed(items: 1)
+        let (home, _) = try home(feed)
+        XCTAssertEqual(imageSources(try get(home)), ["'self'"])
+        XCTAssertEqual(imageSources(try getItemPage(home)), ["'self'"])
+        _ = try feed.addItem(NewItem(title: "pictured", body: "", userFields: #"{"avatar":"https://cdn.example/a.png"}"#))
+        XCTAssertEqual(imageSources(try get(home)), ["'self'", "https://cdn.example"])
+        let item = try getItemPage(home)
+        XCTAssertEqual(imageSources(item), ["'self'", "https://cdn.example"])
+        XCTAssertEqual(text(item), "<!doctype html><title>Item</title>")
+        XCTAssertEqual(item.headers["Cache-Control"], "no-cache")
+    }
+
+    func testThePublicURLsOriginIsAllowedAndTooManyOriginsAllowAnyWebPicture() throws {
+        let feed = try feed(items: 0)
+        let files = try StaticFiles(root: folder.path)
+        let home = HomePage(feed: feed, files: files, pageSize: 2, baseURL: BaseURL(configured: "https://feed.example"))
+        XCTAssertEqual(imageSources(try get(home)), ["'self'", "https://feed.example"])
+        let many = (0...HomePage.maximumPictureOrigins).map { "https://host-\($0).example" }
+        XCTAssertEqual(home.imageSources(many), ["https:", "http:"])
+    }
+
+    /// Each base URL its own page, the pictures under it.
+    func testThePicturesAreWrittenUnderTheHostTheRequestNamed() throws {
+        let feed = try feed(items: 0)
+        _ = try feed.addItem(NewItem(title: "pictured", body: "", userFields: #"{"avatar":"/media/demo/avatar-1.png"}"#))
+        let (home, _) = try home(feed)
+        XCTAssertTrue(text(try get(home)).contains(#"src="http://pc.local/media/demo/avatar-1.png""#))
+        let sent = Mutex<HTTPResponse?>(nil)
+        home.respond(to: HTTPRequest(method: "GET", rawTarget: "/", headers: HTTPHeaders([("Host", "192.168.1.20:8080")]), isTLS: true)!,
+                     Responder { response in sent.withLock { $0 = response } })
+        XCTAssertTrue(text(try XCTUnwrap(sent.withLock { $0 })).contains(#"src="https://192.168.1.20:8080/media/demo/avatar-1.png""#))
     }
 }

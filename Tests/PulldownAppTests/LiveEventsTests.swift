@@ -300,7 +300,7 @@ final class LiveBatchTests: XCTestCase {
     }
 
     func testTheEventCarriesTheNewestIDAndOneLineOfJSON() {
-        let text = String(decoding: LiveBatch(from: 0, items: testItems(1...2), gap: false).sharedEvent, as: UTF8.self)
+        let text = String(decoding: LiveBatch(from: 0, items: testItems(1...2), gap: false).sharedEvent(base: "http://x"), as: UTF8.self)
         XCTAssertTrue(text.hasPrefix("event: items\nid: 2\ndata: {\"items\":[{\"id\":2,"), text)
         XCTAssertTrue(text.hasSuffix("],\"gap\":false}\n\n"), text)
         XCTAssertEqual(text.split(separator: "\n").count, 3)

@@ -44,6 +44,21 @@ final class LiveRosterTests: XCTestCase {
         XCTAssertEqual(roster.heard(7), .nothing, "a second notice of the same insert reads nothing")
     }
 
+    func testTheSharedEventIsWrittenOnceForEachBaseURLItsSubscribersCameBy() {
+        var roster = LiveRoster(lastSent: 0)
+        let local = Sink(), alsoLocal = Sink(), network = Sink()
+        _ = roster.arrive(local, cursor: nil, base: "http://127.0.0.1:8080")
+        _ = roster.arrive(alsoLocal, cursor: nil, base: "http://127.0.0.1:8080")
+        _ = roster.arrive(network, cursor: nil, base: "http://192.168.1.20:8080")
+        let item = Item(id: 1, title: "T", body: "", author: "A", createdAt: Date(timeIntervalSince1970: 0),
+                        userFields: #"{"avatar":"/media/demo/avatar-1.png"}"#)
+        let sends = roster.deliver(LiveBatch(from: 0, items: [item], gap: false))
+        let events = Dictionary(uniqueKeysWithValues: sends.map { (ObjectIdentifier($0.sink), String(decoding: $0.event, as: UTF8.self)) })
+        XCTAssertEqual(events[ObjectIdentifier(local)], events[ObjectIdentifier(alsoLocal)])
+        XCTAssertTrue(events[ObjectIdentifier(local)]?.contains(#""avatar":"http://127.0.0.1:8080/media/demo/avatar-1.png""#) == true)
+        XCTAssertTrue(events[ObjectIdentifier(network)]?.contains(#""avatar":"http://192.168.1.20:8080/media/demo/avatar-1.png""#) == true)
+    }
+
     func testWithNobodyListeningInsertsAreRememberedWithoutARead() {
         var roster = LiveRoster(lastSent: 2)
         XCTAssertEqual(roster.heard(5), .nothing)

@@ -21,7 +21,7 @@ final class PageCachingTests: XCTestCase {
         }
         XCTAssertTrue(PageCaching.isItemImmutable(named: Self.feed))
         XCTAssertFalse(PageCaching.isItemImmutable(named: nil))
-        XCTAssertNil(ImmutablePageCache.Key(ItemsQuery(limit: 2, cursor: .before(9))), "nothing kept without a feed")
+        XCTAssertNil(ImmutablePageCache.Key(ItemsQuery(limit: 2, cursor: .before(9)), base: BaseURL.Key(host: "x", isTLS: false)), "nothing kept without a feed")
     }
 
     func testTheNewestPageIsNeverImmutable() {

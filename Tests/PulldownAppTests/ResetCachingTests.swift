@@ -22,7 +22,7 @@ final class ResetCachingTests: XCTestCase {
     /// The ids `target` lists (nil: not a page), the feed it names, its status and `Cache-Control`.
     private func page(_ target: String) throws -> (ids: [Int64]?, feed: String?, status: Int, cacheControl: String?) {
         let sent = Mutex<HTTPResponse?>(nil)
-        api.items(HTTPRequest(method: "GET", rawTarget: target)!, Responder { response in sent.withLock { $0 = response } })
+        api.items(HTTPRequest(method: "GET", rawTarget: target, headers: HTTPHeaders([("Host", "pc.local")]))!, Responder { response in sent.withLock { $0 = response } })
         let response = try XCTUnwrap(sent.withLock { $0 }, "answered at once on SQLite")
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
         let ids = (json["items"] as? [[String: Any]])?.compactMap { ($0["id"] as? NSNumber)?.int64Value }
@@ -58,7 +58,7 @@ final class ResetCachingTests: XCTestCase {
         let home = HomePage(feed: feed, files: try StaticFiles(root: folder.path), pageSize: 1)
         func body() -> String {
             let sent = Mutex<HTTPResponse?>(nil)
-            home.respond(to: HTTPRequest(method: "GET", rawTarget: "/")!, Responder { response in sent.withLock { $0 = response } })
+            home.respond(to: HTTPRequest(method: "GET", rawTarget: "/", headers: HTTPHeaders([("Host", "pc.local")]))!, Responder { response in sent.withLock { $0 = response } })
             return String(decoding: sent.withLock { $0 }?.body ?? [], as: UTF8.self)
         }
         XCTAssertTrue(body().contains(#"data-id="30""#), body())

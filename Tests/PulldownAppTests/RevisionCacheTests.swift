@@ -32,4 +32,31 @@ final class RevisionCacheTests: XCTestCase {
         XCTAssertThrowsError(try cache.value(for: 1, at: 3) { throw Failed() })
         XCTAssertEqual(cache.value(for: 1, at: 2), 2, "a failed build keeps nothing")
     }
+
+    /// The last value given is compared before any hashing: it must still be the one for its key and stamp.
+    func testTheLastValueGivenIsOnlyGivenForItsOwnKeyAndStamp() {
+        let cache = RevisionCache<String, UInt64, String>()
+        cache.keep("a at 1", for: "a", at: 1)
+        cache.keep("b at 1", for: "b", at: 1)
+        XCTAssertEqual(cache.value(for: "a", at: 1), "a at 1")
+        XCTAssertEqual(cache.value(for: "b", at: 1), "b at 1", "another key after it")
+        XCTAssertNil(cache.value(for: "b", at: 2), "another stamp")
+        cache.keep("b at 2", for: "b", at: 2)
+        XCTAssertEqual(cache.value(for: "b", at: 2), "b at 2")
+        XCTAssertNil(cache.value(for: "b", at: 1), "replaced by the newer build")
+    }
+
+    /// Keys come from requests (a Host header): however many arrive, what is kept stays within its budget.
+    func testManyKeysKeepOnlyTheMostRecentlyUsedWithinTheBudget() {
+        let cache = RevisionCache<String, UInt64, [UInt8]>(budget: 10_000, cost: { $0.count })
+        cache.keep(Array(repeating: 1, count: 1_000), for: "http://kept", at: 1)
+        for host in 0..<1_000 {
+            cache.keep(Array(repeating: 0, count: 1_000), for: "http://host-\(host)", at: 1)
+            _ = cache.value(for: "http://kept", at: 1)   // in use all along
+        }
+        XCTAssertLessThanOrEqual(cache.count, 10)
+        XCTAssertEqual(cache.value(for: "http://kept", at: 1)?.first, 1, "the one in use stays")
+        XCTAssertNil(cache.value(for: "http://host-0", at: 1))
+        XCTAssertNotNil(cache.value(for: "http://host-999", at: 1))
+    }
 }

@@ -42,13 +42,13 @@ final class SharedStoreWaitTests: XCTestCase {
         store.holdNextRead.store(true, ordering: .relaxed)
         let newest = expectation(description: "the newest page, after the check")
         DispatchQueue.global().async {
-            api.items(HTTPRequest(method: "GET", rawTarget: "/api/items")!, Responder { _ in newest.fulfill() })
+            api.items(HTTPRequest(method: "GET", rawTarget: "/api/items", headers: HTTPHeaders([("Host", "pc.local")]))!, Responder { _ in newest.fulfill() })
         }
         XCTAssertEqual(store.held.wait(timeout: .now() + 30), .success, "the newest page's check is in flight")
 
         let older = expectation(description: "an older page, the check still held")
         DispatchQueue.global().async {
-            api.items(HTTPRequest(method: "GET", rawTarget: "/api/items?before=11")!, Responder { sent in
+            api.items(HTTPRequest(method: "GET", rawTarget: "/api/items?before=11", headers: HTTPHeaders([("Host", "pc.local")]))!, Responder { sent in
                 XCTAssertEqual(sent.status, 200)
                 older.fulfill()
             })

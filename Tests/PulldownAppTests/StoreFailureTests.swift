@@ -16,7 +16,7 @@ final class StoreFailureTests: XCTestCase {
     private func items(_ api: API, _ target: String) throws -> HTTPResponse {
         let answered = expectation(description: "items answered")
         let response = Mutex<HTTPResponse?>(nil)
-        api.items(HTTPRequest(method: "GET", rawTarget: target)!, Responder { sent in
+        api.items(HTTPRequest(method: "GET", rawTarget: target, headers: HTTPHeaders([("Host", "pc.local")]))!, Responder { sent in
             response.withLock { $0 = sent }
             answered.fulfill()
         })
@@ -59,7 +59,7 @@ final class StoreFailureTests: XCTestCase {
     func testARefreshGetsAGeneric503() throws {
         let answered = expectation(description: "refresh answered")
         let response = Mutex<HTTPResponse?>(nil)
-        try api().refresh(HTTPRequest(method: "POST", rawTarget: "/api/refresh")!, Responder { sent in
+        try api().refresh(HTTPRequest(method: "POST", rawTarget: "/api/refresh", headers: HTTPHeaders([("Host", "pc.local")]))!, Responder { sent in
             response.withLock { $0 = sent }
             answered.fulfill()
         })

@@ -73,7 +73,7 @@ final class UserFieldsTests: XCTestCase {
     func testAnItemIsWrittenWithItsOwnFieldsAfterItsOwn() {
         let item = Item(id: 7, title: "T", body: "", author: "A", createdAt: Date(timeIntervalSince1970: 0),
                         userFields: #"{"likes":3}"#)
-        XCTAssertEqual(String(decoding: ResponseJSON.item(item), as: UTF8.self),
+        XCTAssertEqual(String(decoding: ResponseJSON.item(item, base: "http://x"), as: UTF8.self),
                        #"{"id":7,"title":"T","body":"","author":"A","createdAt":"1970-01-01T00:00:00Z","likes":3}"#)
     }
 }

@@ -105,6 +105,7 @@ final class PostgresResetTests: ResetTests {
     override func testAResetMovesTheRevisionRenewsTheIdentityAndIsHeard() throws { try super.testAResetMovesTheRevisionRenewsTheIdentityAndIsHeard() }
     override func testARefusedResetChangesNothing() throws { try super.testARefusedResetChangesNothing() }
     override func testTheFeedIsTheDemosUntilSomethingIsPosted() throws { try super.testTheFeedIsTheDemosUntilSomethingIsPosted() }
+    override func testPictureOriginsArriveWithTheirItemsAndAResetEmptiesThem() throws { try super.testPictureOriginsArriveWithTheirItemsAndAResetEmptiesThem() }
 }
 
 final class PostgresDemoSequenceTests: DemoSequenceTests {

@@ -59,6 +59,7 @@ final class PostgresNewestCheckTests: XCTestCase {
         func session(_ id: SessionID) throws -> SessionRecord? { try base.session(id) }
         func metaDouble(_ key: String) throws -> Double? { try base.metaDouble(key) }
         func metaBytes(_ key: String) throws -> [UInt8]? { try base.metaBytes(key) }
+        func pictureOrigins() throws -> [String] { try base.pictureOrigins() }
     }
 
     /// The newest page kept in memory until the revision moves, as the API keeps it.

@@ -59,6 +59,24 @@ final class PostgresStoreTests: XCTestCase {
         }
     }
 
+    /// Version 4 keeps the picture origins, filled from the items stored before it.
+    func testAVersion3DatabaseGainsThePictureOriginsOfItsItems() throws {
+        let url = try PostgresBackend.makeDatabase(self)
+        do {
+            let store = try PostgresStore(url: url, poolSize: 1)
+            _ = try store.write { store in
+                try store.insertItems(count: 2) { index in
+                    ItemDraft(title: "Old", body: "", author: "A", createdAt: 5, userFields: [
+                        #"{"avatar":"https://cdn.example/a.png","url":"https://blog.example/"}"#, #"{"avatar":"/a.png"}"#,
+                    ][index])
+                }
+            }
+            try PostgresBackend().execute("DROP TABLE picture_origins; UPDATE meta SET number = 3 WHERE key = 'schema_version'", on: store)
+        }
+        let store = try PostgresStore(url: url, poolSize: 1)
+        XCTAssertEqual(try store.read { try $0.pictureOrigins() }, ["https://cdn.example"])
+    }
+
     func testTwoInstancesNeverHandOutTheSameIDAndReadersSeeIDsOnlyInOrder() throws {
         let open = try PostgresBackend().makeLocation(self)
         let feeds = [makeFeed(store: try open(), newItemsEvery: 0), makeFeed(store: try open(), newItemsEvery: 0)]

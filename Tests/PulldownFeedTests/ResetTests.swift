@@ -30,6 +30,19 @@ class ResetTests: FeedStoreTestCase {
         XCTAssertEqual(try feed.page(before: nil, limit: 100).items.map(\.id), Array((9...13).reversed()))
     }
 
+    func testPictureOriginsArriveWithTheirItemsAndAResetEmptiesThem() throws {
+        let feed = try makeFeed()
+        try feed.seedIfEmpty(count: 3)
+        XCTAssertEqual(try feed.pictureOrigins(), [], "the demo's pictures are this server's own")
+        _ = try feed.addItem(NewItem(title: "A", body: "", userFields: #"{"avatar":"https://CDN.example:443/a.png","#
+                                     + #""image":{"url":"http://127.0.0.1:9000/p.png","width":1,"height":1}}"#))
+        _ = try feed.addItem(NewItem(title: "B", body: "", userFields: #"{"url":"https://blog.example/post","avatar":"/a.png"}"#))
+        _ = try feed.addItem(NewItem(title: "C", body: "", userFields: #"{"avatar":"https://cdn.example/b.png"}"#))
+        XCTAssertEqual(try feed.pictureOrigins(), ["http://127.0.0.1:9000", "https://cdn.example"])
+        try feed.resetToDemo(count: 3)
+        XCTAssertEqual(try feed.pictureOrigins(), [], "the reset's feed draws only the demo's pictures")
+    }
+
     func testAResetMovesTheRevisionRenewsTheIdentityAndIsHeard() throws {
         let feed = try makeFeed()
         try feed.seedIfEmpty(count: 5)

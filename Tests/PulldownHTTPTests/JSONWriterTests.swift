@@ -66,3 +66,25 @@ final class JSONWriterTests: XCTestCase {
         XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), #"{"a\"\u003c":0}"#)
     }
 }
+
+final class JSONWriterInsertingTests: XCTestCase {
+    func testAPrefixGoesBeforeEachOffsetOfTheMembers() {
+        let object = #"{"a":"/x","b":{"c":"/y"},"d":1}"#
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("id"); writer.integer(1)
+        writer.members(of: object, inserting: "http://h", at: [6, 20])
+        writer.endObject()
+        XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), #"{"id":1,"a":"http://h/x","b":{"c":"http://h/y"},"d":1}"#)
+    }
+
+    func testWithoutOffsetsTheMembersGoOutAsTheyAre() {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("id"); writer.integer(1)
+        writer.members(of: #"{"a":"/x"}"#, inserting: "http://h", at: [])
+        writer.members(of: "", inserting: "http://h", at: [1])
+        writer.endObject()
+        XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), #"{"id":1,"a":"/x"}"#)
+    }
+}

@@ -21,6 +21,13 @@ final class RequestHeadCheckTests: XCTestCase {
         XCTAssertEqual(refusal([("Transfer-Encoding", "gzip, chunked")]), 501)
     }
 
+    func testABadHostOrTwoAreRefused400() {
+        XCTAssertEqual(requestHeadRefusal(isHTTP11: true, headers: HTTPHeaders([("Host", "evil.example/x")]), bodyLimit: 100)?.status, 400)
+        XCTAssertEqual(requestHeadRefusal(isHTTP11: false, headers: HTTPHeaders([("Host", "a b")]), bodyLimit: 100)?.status, 400)
+        XCTAssertEqual(refusal([("host", "y")]), 400, "two Host fields")
+        XCTAssertNil(refusal([]))
+    }
+
     func testHTTP11WithoutHostIsRefused400ButHTTP10IsNot() {
         XCTAssertEqual(requestHeadRefusal(isHTTP11: true, headers: HTTPHeaders([]), bodyLimit: 100)?.status, 400)
         XCTAssertNil(requestHeadRefusal(isHTTP11: false, headers: HTTPHeaders([]), bodyLimit: 100))

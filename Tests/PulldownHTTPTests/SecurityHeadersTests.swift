@@ -35,4 +35,15 @@ final class SecurityHeadersTests: XCTestCase {
         let script = PreparedBody(Array("let a = '<style>x</style>'".utf8), contentType: "text/javascript")
         XCTAssertNil(script.plain.full.headers["Content-Security-Policy"])
     }
+
+    private func imageSources(_ policy: String) -> [String] {
+        let directive = policy.split(separator: ";").map { $0.split(separator: " ") }.first { $0.first == "img-src" }
+        return directive.map { $0.dropFirst().map(String.init) } ?? []
+    }
+
+    func testPicturesComeFromTheSameOriginAndTheSourcesNamedOnly() {
+        XCTAssertEqual(imageSources(SecurityHeaders.contentSecurityPolicy), ["'self'"])
+        XCTAssertEqual(imageSources(SecurityHeaders.contentSecurityPolicy(for: [], imageSources: ["https://cdn.example", "http://127.0.0.1:9000"])),
+                       ["'self'", "https://cdn.example", "http://127.0.0.1:9000"])
+    }
 }

@@ -22,7 +22,7 @@ def test_page_size_sets_the_default_limit_and_the_link(start_server):
     reply = get(server, "/api/items")
     assert reply.json()["limit"] == 7
     assert len(reply.json()["items"]) == 7
-    assert reply.header("Link") == f'</api/items?limit=7&before=14&feed={reply.json()["feed"]}>; rel="next"'
+    assert reply.header("Link") == f'<{server.url}/api/items?limit=7&before=14&feed={reply.json()["feed"]}>; rel="next"'
     assert len(post(server, "/api/refresh").json()["items"]) == 7
     assert get(server, "/api/items?limit=12").json()["limit"] == 12
 

@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from pulldownkit.client import get, post
+from pulldownkit.client import get, on_server, post
 from test_api_support import assert_problem, ids, with_session
 
 JSON = {"Content-Type": "application/json"}
@@ -22,12 +22,12 @@ def test_a_new_item_is_201_with_location_and_the_item(server):
     assert item["body"] == "Line\nnext"
     assert item["author"] == "Ana"
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", item["createdAt"])
-    assert reply.header("Location") == f"/api/items/51?feed={get(server, '/api/items').json()['feed']}"
+    assert reply.header("Location") == f"{server.url}/api/items/51?feed={get(server, '/api/items').json()['feed']}"
 
 
 def test_get_of_the_location_returns_the_item(server):
     reply = post(server, "/api/items", json={"title": "Findable", "body": "b"})
-    fetched = get(server, reply.header("Location"))
+    fetched = get(server, on_server(server, reply.header("Location")))
     assert fetched.status == 200
     assert fetched.json() == reply.json()
 

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from pulldownkit.client import get, post
+from pulldownkit.client import get, on_server, post
 from pulldownkit.events import Stream
 from pulldownkit.server import PUBLIC
 from test_cli import assert_one_clear_line, run
@@ -137,8 +137,9 @@ def test_relative_pictures_are_served_from_the_files_folder_under_one_route(star
                                                     "image": {"url": "sub/pier.png", "width": 4, "height": 3}}]))
     server = start_server("--data", str(path))
     item = get(server, "/api/items").json()["items"][0]
-    assert item["avatar"].startswith("/media/data/") and item["image"]["url"].startswith("/media/data/")
+    assert item["avatar"].startswith(f"{server.url}/media/data/") and item["image"]["url"].startswith(f"{server.url}/media/data/")
     for url, body, kind in [(item["avatar"], SVG, "image/svg+xml"), (item["image"]["url"], None, "image/png")]:
+        url = on_server(server, url)
         reply = get(server, url)
         assert reply.status == 200 and reply.header("Content-Type") == kind
         assert reply.header("Cache-Control") == "max-age=31536000, immutable"
@@ -146,7 +147,7 @@ def test_relative_pictures_are_served_from_the_files_folder_under_one_route(star
         assert get(server, url, headers={"If-None-Match": reply.header("ETag")}).status == 304
     # Named by content: the first 16 hex digits of the SHA-256, then the path inside the folder.
     svg, text = (hashlib.sha256(data).hexdigest()[:16] for data in (SVG, b"text"))
-    assert item["avatar"] == f"/media/data/{svg}/ana.svg"
+    assert item["avatar"] == f"{server.url}/media/data/{svg}/ana.svg"
     assert item["image"]["url"].endswith("/sub%2Fpier.png")
     for probe in [f"/media/data/{svg}/..%2Foutside.svg", f"/media/data/{svg}/%2e%2e%2foutside.svg",
                   f"/media/data/{svg}/link.svg", f"/media/data/{text}/notes.txt", f"/media/data/{'0' * 16}/ana.svg",
@@ -159,7 +160,7 @@ def test_a_picture_changed_since_the_feed_named_it_is_gone_never_other_bytes(sta
     folder = picture_folder(tmp_path)
     path = write(folder, "posts.json", json.dumps([{"title": "t", "avatar": "ana.svg"}]))
     server = start_server("--data", str(path))
-    url = get(server, "/api/items").json()["items"][0]["avatar"]
+    url = on_server(server, get(server, "/api/items").json()["items"][0]["avatar"])
     assert get(server, url).body == SVG
     (folder / "ana.svg").write_bytes(SVG.replace(b'width="4"', b'width="5"'))
     assert get(server, url).status == 404

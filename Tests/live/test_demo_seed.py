@@ -1,6 +1,8 @@
 """A demo that is the same every time: the same --seed gives the same seeded items and the same
 items added after them (by the demo API, the generator) in the same order; --seed 0 is the empty
 feed, to which nothing is added unless --new-items-every asks."""
+import urllib.parse
+
 from pulldownkit.client import call, get
 from pulldownkit.events import Stream
 
@@ -8,7 +10,11 @@ LOOKS = ("title", "author", "body", "avatar", "image")
 
 
 def looks(items):
-    return [{key: item.get(key) for key in LOOKS} for item in items]
+    """What an item looks like, its pictures by path: each server writes them under its own address."""
+    def path(url):
+        return url and urllib.parse.urlsplit(url).path
+    return [{**{key: item.get(key) for key in LOOKS}, "avatar": path(item.get("avatar")),
+             "image": item.get("image") and {**item["image"], "url": path(item["image"]["url"])}} for item in items]
 
 
 def feed(server):

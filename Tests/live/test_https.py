@@ -157,7 +157,10 @@ def test_with_an_https_port_plain_http_serves_everything_on_the_other(start_serv
     secure = type("Secure", (), {"host": "127.0.0.1", "port": https_port,
                                  "tls": ssl.create_default_context(cafile=str(tmp_path / "feed.sqlite.tls" / "ca.pem"))})()
     assert get(server, "/api/items?limit=2").status == 200, "plain HTTP is served whole on --port"
-    assert get(secure, "/api/items?limit=2").json() == get(server, "/api/items?limit=2").json()
+    over_tls, over_plain = get(secure, "/api/items?limit=2").json(), get(server, "/api/items?limit=2").json()
+    assert [i["id"] for i in over_tls["items"]] == [i["id"] for i in over_plain["items"]]
+    assert over_tls["items"][0]["avatar"].startswith(f"https://127.0.0.1:{https_port}/media/demo/"), "links as it was reached"
+    assert over_plain["items"][0]["avatar"].startswith(f"http://127.0.0.1:{server.port}/media/demo/")
     on_https_port = get(plain(server, https_port), "/api/items")
     assert (on_https_port.status, on_https_port.header("Location")) == (307, f"https://127.0.0.1:{https_port}/api/items")
     onward = get(server, "/trust/open")

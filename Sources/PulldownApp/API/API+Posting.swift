@@ -9,8 +9,10 @@ extension API {
     /// the write lock or the disk.
     func addItem(_ request: HTTPRequest, _ responder: Responder) {
         let new: NewItem
+        let base: String
         do {
             new = try Self.newItem(request)
+            base = try baseURL.require(request)
         } catch {
             return responder.send(error.response)
         }
@@ -18,9 +20,9 @@ extension API {
             responder.send(Self.answer {
                 let item = try result.get()
                 // The answer to this one post: the item itself may be cached at its Location.
-                var response = HTTPResponse.json(ResponseJSON.item(item), status: 201)
+                var response = HTTPResponse.json(ResponseJSON.item(item, base: base), status: 201)
                 // In the feed as known: a label only, checked when it is asked for.
-                response.headers.add("Location", "/api/items/\(item.id)?feed=\(try feed.feedID())")
+                response.headers.add("Location", "\(base)/api/items/\(item.id)?feed=\(try feed.feedID())")
                 response.headers.add("Cache-Control", "no-store")
                 return response
             })

@@ -16,14 +16,16 @@ extension API {
             responder.send(response)
         }
         let parsed: (after: Int64?, limit: Int)
+        let base: String
         do {
             parsed = try Self.refreshParameters(request, pageSize: pageSize)
+            base = try baseURL.require(request)
         } catch {
             return send(error.response)
         }
         feed.refresh(session: session.id, after: parsed.after, limit: parsed.limit) { result in
             send(Self.answer {
-                var response = HTTPResponse.json(ResponseJSON.refresh(try result.get()))
+                var response = HTTPResponse.json(ResponseJSON.refresh(try result.get(), base: base))
                 response.headers.add("Cache-Control", "no-store")
                 return response
             })

@@ -7,10 +7,20 @@ struct API: Sendable {
     let feed: Feed
     let sessions: SessionResolver
     let pageSize: Int
-    /// The newest page for each page size, ready to send until the feed's revision moves.
-    let newestPages = RevisionCache<Int, UInt64, HTTPResponse>()
+    /// Where the URLs in answers begin.
+    var baseURL = BaseURL()
+    /// The cross-origin headers every answer carries, kept in the answers prepared here too.
+    var cors = CORS()
+    /// The newest page for each page size and base URL, ready to send until the feed's revision
+    /// moves; a few megabytes at most, whatever `Host` headers arrive.
+    let newestPages = RevisionCache<NewestPageKey, UInt64, HTTPResponse>(budget: 8 << 20, cost: { 2 * $0.body.count + 512 })
     /// Pages that can never change, ready to send (see `PageCaching`).
     var immutablePages = ImmutablePageCache(bytes: Configuration().pageCacheBytes)
+
+    struct NewestPageKey: Hashable {
+        let base: BaseURL.Key
+        let limit: Int
+    }
 
     /// The API's routes, added to the server's one router.
     func addRoutes(to router: inout Router, openAPI: HTTPResponse) {

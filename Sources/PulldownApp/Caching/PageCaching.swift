@@ -47,19 +47,21 @@ enum PageCaching {
 }
 
 /// Immutable pages as ready responses, the most recently used within a budget of bytes, so a
-/// hot deep page costs what the newest page costs. Kept by the feed their URL names: a reset
-/// leaves the old feed's pages to age out.
+/// hot deep page costs what the newest page costs. Kept by the feed their URL names (a reset
+/// leaves the old feed's pages to age out) and by the base URL their links begin with.
 final class ImmutablePageCache: Sendable {
     struct Key: Hashable {
         let feed: FeedID
         let cursor: ItemsQuery.Cursor
         let limit: Int
+        let base: BaseURL.Key
 
-        init?(_ query: ItemsQuery) {
+        init?(_ query: ItemsQuery, base: BaseURL.Key) {
             guard let feed = query.feed else { return nil }
             self.feed = feed
             cursor = query.cursor
             limit = query.limit
+            self.base = base
         }
     }
 
@@ -70,14 +72,14 @@ final class ImmutablePageCache: Sendable {
         cache = Mutex(LRUCache(capacity: bytes))
     }
 
-    func response(for query: ItemsQuery) -> HTTPResponse? {
-        guard let key = Key(query) else { return nil }
+    func response(for query: ItemsQuery, base: BaseURL.Key) -> HTTPResponse? {
+        guard let key = Key(query, base: base) else { return nil }
         return cache.withLock { $0.value(for: key) }
     }
 
     /// Keeps `response`, prepared once, and returns that prepared response.
-    func keep(_ response: HTTPResponse, for query: ItemsQuery) -> HTTPResponse {
-        guard let key = Key(query), cache.withLock({ $0.capacity }) > 0 else { return response }
+    func keep(_ response: HTTPResponse, for query: ItemsQuery, base: BaseURL.Key) -> HTTPResponse {
+        guard let key = Key(query, base: base), cache.withLock({ $0.capacity }) > 0 else { return response }
         let prepared = HTTPResponse(prepared: PreparedResponse(response))
         // A prepared libmicrohttpd response holds its own copy of the body too.
         let cost = 2 * response.body.count + 512

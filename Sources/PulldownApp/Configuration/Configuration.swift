@@ -32,7 +32,11 @@ public struct Configuration: Sendable {
     public var demoAPI = true
     /// The bearer token `/api/demo` needs when listening beyond loopback; nil makes a random one.
     public var demoToken: String?
+    /// Origins that may call the API with credentials (cookies); any origin may without (`CORS`).
     public var corsOrigins: [String] = []
+    /// The origin clients reach the server at behind a proxy (`https://feed.example`): absolute
+    /// URLs in answers begin with it (`BaseURL`); nil: each request's own scheme and Host.
+    public var publicURL: String?
     /// Serve HTTPS with a certificate from this machine's own authority (`TLSSetup`).
     public var https = false
     /// With `https`: the port HTTPS listens on, while `server.port` serves plain HTTP; nil: HTTPS

@@ -97,7 +97,8 @@ extension ConfigurationParser {
         .number("--fail-rate", "F", "answer this fraction of /api/ requests with 503 (0..1, default \(format(defaults.demo.failRate)))",
                 in: DemoKnobs.failRateRange) { $0.demo.failRate = $1 },
         Option("--cors-origin", value: "ORIGIN",
-               help: "allow this origin to call the API with credentials (repeatable; comma-separated in the variable)") { config, value throws(UsageError) in
+               help: "allow this origin to call the API with credentials (cookies); any origin may without "
+               + "(repeatable; comma-separated in the variable)") { config, value throws(UsageError) in
             for origin in value.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !origin.isEmpty {
                 guard origin == "*" || origin.hasPrefix("http://") || origin.hasPrefix("https://"), !origin.hasSuffix("/") else {
                     throw UsageError(description: "--cors-origin needs an origin like http://localhost:3000, not \(origin)")
@@ -107,6 +108,14 @@ extension ConfigurationParser {
                 }
                 config.corsOrigins.append(origin)
             }
+        },
+        Option("--public-url", value: "URL",
+               help: "the URL clients reach this server at behind a proxy (https://feed.example): links and "
+               + "pictures in answers begin with it (default: each request's own Host)") { config, value throws(UsageError) in
+            guard let origin = BaseURL.publicOrigin(value) else {
+                throw UsageError(description: "--public-url needs http(s)://HOST[:PORT] without a path, not \(value)")
+            }
+            config.publicURL = origin
         },
         Option("--https", value: nil, help: "serve HTTPS with a certificate from this machine's own authority, "
                + "created on first use beside the store; plain http:// on the port gets the trust page /trust "

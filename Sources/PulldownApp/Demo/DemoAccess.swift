@@ -3,14 +3,27 @@ import PulldownHTTP
 /// Who may steer the demo: on loopback only, anyone who reaches the server (only this machine
 /// does); beyond it, every request to /api/demo needs `Authorization: Bearer TOKEN`, from every
 /// client, loopback included (a reverse proxy on the same host must not open it to the world).
+///
+/// A page of another origin never steers it without the token, on loopback too: a web page the
+/// presenter happens to visit could otherwise post to `localhost` (a form or a `text/plain`
+/// fetch needs no preflight, so CORS alone would not stop it). Such a request (`CORS
+/// .isCrossOrigin`) needs the token even on loopback, where it is `--demo-token`'s, and is
+/// refused without one.
 struct DemoAccess: HTTPMiddleware {
-    /// nil: open.
+    /// Needed by every request; nil: open.
     let token: [UInt8]?
+    /// Needed by a request from another origin: `token`, else `--demo-token` on loopback; nil:
+    /// such requests are refused.
+    let crossOriginToken: [UInt8]?
+    /// This server's own origin, to tell another's.
+    var baseURL = BaseURL()
 
     /// The access for a server listening on `host`: `configured`, else a new random token, when
     /// it is beyond loopback.
-    init(host: String, configured: String?) {
+    init(host: String, configured: String?, baseURL: BaseURL = BaseURL()) {
         token = NetworkAddresses.isLoopback(host) ? nil : Array((configured ?? Self.randomToken()).utf8)
+        crossOriginToken = token ?? configured.map { Array($0.utf8) }
+        self.baseURL = baseURL
     }
 
     /// The token a presenter needs, nil when none is.
@@ -18,9 +31,27 @@ struct DemoAccess: HTTPMiddleware {
         token.map { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// The answer to a page of another origin when no token could let it in: why, and the option.
+    static let crossOriginRefused = Problem(
+        status: 403, title: "Forbidden",
+        detail: "A page on another origin cannot steer the demo without its token. Start the server with "
+            + "--demo-token TOKEN and send Authorization: Bearer TOKEN.")
+
+    /// Why a preflight for the demo API is refused: no token could let another origin in.
+    var preflightRefusal: Problem? {
+        crossOriginToken == nil ? Self.crossOriginRefused : nil
+    }
+
     func handle(_ request: HTTPRequest, _ responder: Responder, next: @escaping HTTPHandler) {
-        guard let token else { return next(request, responder) }
-        guard let given = Self.bearer(request.headers["Authorization"]), Self.constantTimeEquals(given, token) else {
+        let needed: [UInt8]?
+        if CORS.isCrossOrigin(request, baseURL: baseURL) {
+            guard let crossOriginToken else { return responder.send(Self.crossOriginRefused.response) }
+            needed = crossOriginToken
+        } else {
+            needed = token
+        }
+        guard let needed else { return next(request, responder) }
+        guard let given = Self.bearer(request.headers["Authorization"]), Self.constantTimeEquals(given, needed) else {
             // The answer never carries the token, nor says how close a guess came.
             var headers = HTTPHeaders()
             headers.add("WWW-Authenticate", #"Bearer realm="pulldown demo""#)

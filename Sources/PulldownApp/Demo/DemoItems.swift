@@ -6,17 +6,20 @@ import PulldownHTTP
 /// are copies of its entries (`Feed.useDemoTemplates`), so they have the user's shape.
 struct DemoItems: Sendable {
     let feed: Feed
+    var baseURL = BaseURL()
     static let maxCount: Int64 = 100
 
     func add(_ request: HTTPRequest, _ responder: Responder) {
         let count: Int
+        let base: String
         do {
             count = try Self.count(JSONBody(request, emptyAllowed: true))
+            base = try baseURL.require(request)
         } catch {
             return responder.send(error.response)
         }
         feed.addDemoItems(count: count) { result in
-            responder.send(API.answer { try Self.answer(result.get()) })
+            responder.send(API.answer { try Self.answer(result.get(), base: base) })
         }
     }
 
@@ -30,15 +33,8 @@ struct DemoItems: Sendable {
     }
 
     /// 201 with the new items, newest first, as a page lists them.
-    private static func answer(_ items: [Item]) -> HTTPResponse {
-        var json = JSONWriter(capacity: 256 * items.count)
-        json.beginObject()
-        json.key("items")
-        json.beginArray()
-        for item in items { ResponseJSON.write(item, to: &json) }
-        json.endArray()
-        json.endObject()
-        var response = HTTPResponse.json(json.bytes, status: 201)
+    private static func answer(_ items: [Item], base: String) -> HTTPResponse {
+        var response = HTTPResponse.json(ResponseJSON.items(items, base: base), status: 201)
         response.headers.add("Cache-Control", "no-store")
         return response
     }

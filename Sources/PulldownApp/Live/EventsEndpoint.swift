@@ -3,6 +3,7 @@ import PulldownHTTP
 /// `GET /api/events`: new items as server-sent events (see `LiveEvents`).
 struct EventsEndpoint: Sendable {
     let live: LiveEvents
+    var baseURL = BaseURL()
 
     func addRoute(to router: inout Router) {
         router.add("GET", "/api/events", answeringLater: { request, responder in self.open(request, responder) })
@@ -11,12 +12,14 @@ struct EventsEndpoint: Sendable {
     /// The cursor is `Last-Event-ID` (what EventSource sends when it reconnects), else `?after=`.
     func open(_ request: HTTPRequest, _ responder: Responder) {
         let cursor: Int64?
+        let base: String
         do {
             cursor = try Self.cursor(of: request)
+            base = try baseURL.require(request)
         } catch {
             return responder.send(error.response)
         }
-        guard let stream = live.subscribe(after: cursor) else {
+        guard let stream = live.subscribe(after: cursor, base: base) else {
             return responder.send(Problem(status: 503, title: "Service Unavailable",
                                           detail: "Too many event streams are open. Try again in a moment.",
                                           headers: HTTPHeaders([("Retry-After", "5")])).response)

@@ -4,8 +4,9 @@ import PulldownHTTP
 /// The items one insert (or one burst of inserts) brought, as the `items` event every
 /// subscriber shares, and what a subscriber whose cursor is elsewhere gets instead.
 ///
-/// Built once per insert: the event's bytes are made once and written to every subscriber
-/// that was exactly at `from`, which after the first event is all of them.
+/// Built once per insert: the event's bytes are made once for each base URL its subscribers
+/// reached the server by (`BaseURL`: an item's pictures go out absolute) and written to every
+/// subscriber that was exactly at `from`, which after the first event is all of them.
 struct LiveBatch {
     /// The newest item id every subscriber had been sent before this batch.
     let from: Int64
@@ -27,8 +28,8 @@ struct LiveBatch {
     /// The newest id in the batch: a subscriber that got it is at `to`.
     var to: Int64 { items.first?.id ?? from }
 
-    /// The event as sent to a subscriber that was at `from`.
-    var sharedEvent: [UInt8] { Self.event(items, gap: gap) }
+    /// The event as sent to a subscriber that was at `from`, for `base`.
+    func sharedEvent(base: String) -> [UInt8] { Self.event(items, gap: gap, base: base) }
 
     enum Delivery: Equatable {
         /// The shared event.
@@ -51,9 +52,9 @@ struct LiveBatch {
         return .own(newer, gap: gap)
     }
 
-    /// `event: items`, with the newest item's id as the event id.
-    static func event(_ items: [Item], gap: Bool) -> [UInt8] {
-        ServerSentEvents.event("items", id: items.first?.id ?? 0, data: ResponseJSON.liveItems(items, gap: gap))
+    /// `event: items`, with the newest item's id as the event id, for `base`.
+    static func event(_ items: [Item], gap: Bool, base: String) -> [UInt8] {
+        ServerSentEvents.event("items", id: items.first?.id ?? 0, data: ResponseJSON.liveItems(items, gap: gap, base: base))
     }
 
     /// `event: reset`: the feed started over and its newest item is `newest` (nil: it is empty),

@@ -59,18 +59,18 @@ final class LiveEvents: Sendable {
     /// Streams open now.
     var openStreams: Int { admission.count }
 
-    /// A new stream of events for items newer than `cursor` (the newest item when nil), or nil
-    /// when `maxStreams` are open.
-    func subscribe(after cursor: Int64?) -> ResponseStream? {
+    /// A new stream of events for items newer than `cursor` (the newest item when nil), written
+    /// for `base` (`BaseURL`), or nil when `maxStreams` are open.
+    func subscribe(after cursor: Int64?, base: String) -> ResponseStream? {
         let stream = ResponseStream()
-        return add(stream, after: cursor) ? stream : nil
+        return add(stream, after: cursor, base: base) ? stream : nil
     }
 
     /// Adds a subscriber; false when `maxStreams` are open.
-    func add(_ sink: any EventSink, after cursor: Int64?) -> Bool {
+    func add(_ sink: any EventSink, after cursor: Int64?, base: String = "") -> Bool {
         guard admission.admit() else { return false }
         sink.write(ServerSentEvents.retry(milliseconds: settings.retryMilliseconds))
-        queue.async { self.join(sink, after: cursor) }
+        queue.async { self.join(sink, after: cursor, base: base) }
         // Registered after the join was queued, so a sink that ends at once still leaves after it joined.
         sink.onEnd { [weak self] in
             guard let self else { return }
@@ -103,8 +103,8 @@ final class LiveEvents: Sendable {
         waker.wake(sinks)
     }
 
-    private func join(_ sink: any EventSink, after cursor: Int64?) {
-        guard case .catchUp(let position) = roster.access({ $0.arrive(sink, cursor: cursor) }) else { return }
+    private func join(_ sink: any EventSink, after cursor: Int64?, base: String) {
+        guard case .catchUp(let position) = roster.access({ $0.arrive(sink, cursor: cursor, base: base) }) else { return }
         let missed: LiveBatch
         do {
             missed = try LiveBatch.read(after: position, from: source)
@@ -113,8 +113,8 @@ final class LiveEvents: Sendable {
             sink.close()   // the browser reconnects and tries again
             return
         }
-        if !missed.items.isEmpty { sink.write(missed.sharedEvent) }
-        roster.access { $0.join(sink, at: missed.to) }
+        if !missed.items.isEmpty { sink.write(missed.sharedEvent(base: base)) }
+        roster.access { $0.join(sink, at: missed.to, base: base) }
     }
 
     /// Every stream leaves once, joined or not (a failed catch-up never joined), and gives its

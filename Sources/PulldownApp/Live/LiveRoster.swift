@@ -9,6 +9,8 @@ struct LiveRoster {
     private struct Subscriber {
         let sink: any EventSink
         var cursor: Int64
+        /// Where the URLs in its events begin (`BaseURL`).
+        let base: String
     }
 
     private var subscribers: [ObjectIdentifier: Subscriber] = [:]
@@ -31,16 +33,16 @@ struct LiveRoster {
         case catchUp(from: Int64)
     }
 
-    /// A subscriber arrives with `cursor` (nil: the newest item sent).
-    mutating func arrive(_ sink: any EventSink, cursor: Int64?) -> Arrival {
+    /// A subscriber arrives with `cursor` (nil: the newest item sent), for events written for `base`.
+    mutating func arrive(_ sink: any EventSink, cursor: Int64?, base: String = "") -> Arrival {
         let position = cursor ?? lastSent
         if position < lastSent { return .catchUp(from: position) }
-        join(sink, at: position)
+        join(sink, at: position, base: base)
         return .joined
     }
 
-    mutating func join(_ sink: any EventSink, at cursor: Int64) {
-        subscribers[ObjectIdentifier(sink)] = Subscriber(sink: sink, cursor: cursor)
+    mutating func join(_ sink: any EventSink, at cursor: Int64, base: String = "") {
+        subscribers[ObjectIdentifier(sink)] = Subscriber(sink: sink, cursor: cursor, base: base)
     }
 
     /// Removes a subscriber; one that never joined (its catch-up failed) is no error.
@@ -78,23 +80,26 @@ struct LiveRoster {
     mutating func reset(newest: Int64?) -> [any EventSink] {
         remember(newest ?? 0)
         subscribers = subscribers.mapValues { subscriber in
-            Subscriber(sink: subscriber.sink, cursor: max(subscriber.cursor, lastSent))
+            Subscriber(sink: subscriber.sink, cursor: max(subscriber.cursor, lastSent), base: subscriber.base)
         }
         return sinks
     }
 
     /// Hands `batch` out: every subscriber it continues, with the event to send it, in no
-    /// particular order. Their cursors and `lastSent` move to the batch's end.
+    /// particular order. Their cursors and `lastSent` move to the batch's end. The shared event
+    /// is written once per base URL.
     mutating func deliver(_ batch: LiveBatch) -> [(sink: any EventSink, event: [UInt8])] {
-        let shared = batch.sharedEvent
+        var shared: [String: [UInt8]] = [:]
         var sends: [(sink: any EventSink, event: [UInt8])] = []
         sends.reserveCapacity(subscribers.count)
         for (key, subscriber) in subscribers {
             switch batch.delivery(for: subscriber.cursor) {
             case .shared:
-                sends.append((subscriber.sink, shared))
+                let event = shared[subscriber.base] ?? batch.sharedEvent(base: subscriber.base)
+                shared[subscriber.base] = event
+                sends.append((subscriber.sink, event))
             case .own(let items, let gap):
-                if !items.isEmpty { sends.append((subscriber.sink, LiveBatch.event(items, gap: gap))) }
+                if !items.isEmpty { sends.append((subscriber.sink, LiveBatch.event(items, gap: gap, base: subscriber.base))) }
             case .nothing:
                 continue
             }

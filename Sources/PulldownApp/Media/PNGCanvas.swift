@@ -1,8 +1,8 @@
 import CPNG
 import Glibc
 
-/// A picture in flat colours, written as PNG by libpng: filled rectangles and circles, their
-/// edges antialiased, on an opaque canvas. Drawing these two shapes takes a few lines; a vector
+/// A picture in flat colours, written as PNG by libpng: filled rectangles, circles and lines,
+/// their edges antialiased, on an opaque canvas. Drawing these shapes takes a few lines; a vector
 /// library (cairo) would bring X11, fontconfig and a dozen more libraries into the server's
 /// memory to draw them (docs/performance.md).
 final class PNGCanvas {
@@ -48,6 +48,33 @@ final class PNGCanvas {
                     if coverage > 0 { Self.blend(pixels, row * width + column, colour, opacity * coverage) }
                 }
             }
+        }
+    }
+
+    /// Lines through each of `polylines` (points in pixels), `lineWidth` wide with round ends and
+    /// joins, their edges antialiased as a circle's are. A pixel is covered as much as the line
+    /// nearest it covers it, so where lines meet nothing is drawn twice.
+    func strokes(_ polylines: [[(x: Double, y: Double)]], lineWidth: Double, colour: String) {
+        let colour = Self.channels(colour), half = lineWidth / 2, canvasWidth = width
+        var coverage = [Double](repeating: 0, count: width * height)
+        for line in polylines {
+            for (a, b) in zip(line, line.dropFirst()) {
+                let rows = max(0, Int((min(a.y, b.y) - half - 1).rounded(.down)))..<min(height, Int((max(a.y, b.y) + half + 1).rounded(.up)))
+                let columns = max(0, Int((min(a.x, b.x) - half - 1).rounded(.down)))..<min(canvasWidth, Int((max(a.x, b.x) + half + 1).rounded(.up)))
+                let (dx, dy) = (b.x - a.x, b.y - a.y), length = dx * dx + dy * dy
+                for row in rows {
+                    for column in columns {
+                        let (px, py) = (Double(column) + 0.5 - a.x, Double(row) + 0.5 - a.y)
+                        let t = length == 0 ? 0 : min(1, max(0, (px * dx + py * dy) / length))
+                        let (ex, ey) = (px - t * dx, py - t * dy)
+                        let covered = min(1, half + 0.5 - (ex * ex + ey * ey).squareRoot())
+                        coverage[row * canvasWidth + column] = max(coverage[row * canvasWidth + column], covered)
+                    }
+                }
+            }
+        }
+        rgb.withUnsafeMutableBufferPointer { pixels in
+            for (index, covered) in coverage.enumerated() where covered > 0 { Self.blend(pixels, index, colour, covered) }
         }
     }
 

@@ -10,7 +10,8 @@ import PulldownFeed
 /// has them. Only what depends on the reader is written in a neutral form, for the script to
 /// set in place: times in UTC, day headers by UTC date, links without the page's
 /// query, no tooltip on the time (the script adds the reader's own). Nothing here depends on the
-/// current time, so a page kept until the next insert stays true. Written once per feed revision
+/// current time, so a page kept until the next insert stays true. Pictures are absolute under
+/// `base`, as the API writes them (`PictureLinks`). Written once per feed revision and base URL
 /// (`HomePage`), never per request.
 enum FeedMarkup {
     /// The id of the JSON block; feed.js looks for it.
@@ -20,7 +21,7 @@ enum FeedMarkup {
     /// `GET /api/items?limit=limit` answers, less its items) in `<script type="application/json">`.
     /// A data block is never run, so the page's script-src policy is untouched. Its presence tells
     /// the script that the server wrote the newest page, even an empty one.
-    static func newestPage(_ page: ItemPage, limit: Int, feed: FeedID) -> [UInt8] {
+    static func newestPage(_ page: ItemPage, limit: Int, feed: FeedID, base: String) -> [UInt8] {
         var html = ""
         html.reserveCapacity(512 * (page.items.count + 1))
         var day: Int?
@@ -30,7 +31,7 @@ enum FeedMarkup {
                 day = parts.day
                 html += #"<div class="day-head" aria-hidden="true">\#(parts.dateLabel)</div>"#
             }
-            article(item, parts, position: index + 1, setSize: page.hasMore ? -1 : page.items.count, into: &html)
+            article(item, parts, position: index + 1, setSize: page.hasMore ? -1 : page.items.count, base: base, into: &html)
         }
         html += #"<script type="application/json" id="\#(dataBlockID)">"#
         var bytes = Array(html.utf8)
@@ -40,14 +41,19 @@ enum FeedMarkup {
     }
 
     /// One article, as `article()` in Public/article.js makes it, with its place in the feed.
-    private static func article(_ item: Item, _ time: UTCParts, position: Int, setSize: Int, into html: inout String) {
+    private static func article(_ item: Item, _ time: UTCParts, position: Int, setSize: Int, base: String, into html: inout String) {
         let id = "item-\(item.id)"
         let pictures = ItemPictures(of: item)
         html += #"<article tabindex="0" data-id="\#(item.id)" aria-labelledby="\#(id)-t" aria-describedby="\#(id)-b" "#
         html += #"aria-posinset="\#(position)" aria-setsize="\#(setSize)">"#
-        if let avatar = pictures.avatar { picture("avatar", avatar, width: 40, height: 40, alt: "", into: &html) }
+        if let avatar = pictures.avatar {
+            picture("avatar", PictureLinks.absolute(avatar, base: base), width: 40, height: 40, alt: "", into: &html)
+        }
         html += #"<h2 id="\#(id)-t">\#(escaped(item.title))</h2><p id="\#(id)-b">\#(escaped(item.body))</p>"#
-        if let image = pictures.image { picture("pic", image.url, width: image.width, height: image.height, alt: image.alt, into: &html) }
+        if let image = pictures.image {
+            picture("pic", PictureLinks.absolute(image.url, base: base), width: image.width, height: image.height, alt: image.alt,
+                    into: &html)
+        }
         html += #"<footer>\#(escaped(item.author)) · <a href="/item.html?id=\#(item.id)" draggable="false">"#
         html += #"<time datetime="\#(Timestamp.iso8601(item.createdAt))">"#
         html += #"\#(time.clock) UTC</time></a></footer></article>"#

@@ -10,39 +10,13 @@ import PulldownHTTP
 enum HTTPSRedirect {
     /// The `https://` URL for a path and query on the host named by `hostHeader`, on `port`
     /// (nil: the header's own port, for a port that speaks both); nil when the header is
-    /// missing or names no host.
+    /// missing or names no host (`HostHeader`).
     static func location(hostHeader: String?, port: UInt16?, rawPath: String = "/",
                          query: QueryParameters = QueryParameters()) -> String? {
-        guard let (host, ownPort) = hostHeader.flatMap(split) else { return nil }
+        guard let host = hostHeader.flatMap(HostHeader.init) else { return nil }
         let query = query.pairs.map { encoded($0.name) + "=" + encoded($0.value) }.joined(separator: "&")
-        let shownPort = port.map { $0 == 443 ? "" : ":\($0)" } ?? ownPort.map { ":" + $0 } ?? ""
-        return "https://\(host)\(shownPort)\(rawPath)\(query.isEmpty ? "" : "?" + query)"
-    }
-
-    /// A `Host` header's host and port: `[::1]:8080` is `[::1]` and 8080, `pc.local` has no
-    /// port. Only the characters of a name or an address are accepted.
-    static func split(_ header: String) -> (host: String, port: String?)? {
-        var host = Substring(header)
-        var port: Substring?
-        if host.hasPrefix("[") {
-            guard let close = host.firstIndex(of: "]") else { return nil }
-            let rest = host[host.index(after: close)...]
-            if !rest.isEmpty {
-                guard rest.hasPrefix(":") else { return nil }
-                port = rest.dropFirst()
-            }
-            host = host[...close]
-            guard host.count > 2, host.dropFirst().dropLast().allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return nil }
-        } else {
-            if let colon = host.firstIndex(of: ":") {
-                port = host[host.index(after: colon)...]
-                host = host[..<colon]
-            }
-            let allowed = host.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == ".") }
-            guard !host.isEmpty, allowed else { return nil }
-        }
-        if let port { guard !port.isEmpty, port.count <= 5, port.allSatisfy(\.isASCIIDigit) else { return nil } }
-        return (String(host), port.map(String.init))
+        let shownPort = port.map { $0 == 443 ? "" : ":\($0)" } ?? host.port.map { ":\($0)" } ?? ""
+        return "https://\(host.host)\(shownPort)\(rawPath)\(query.isEmpty ? "" : "?" + query)"
     }
 
     /// The answer to a plain request on a TLS port that is not for the trust page: the same
@@ -63,8 +37,4 @@ enum HTTPSRedirect {
     private static func encoded(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
     }
-}
-
-private extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
 }

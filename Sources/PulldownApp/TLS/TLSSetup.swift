@@ -20,10 +20,11 @@ enum TLSSetup {
 
     /// The names the server certificate must cover for a server listening on `host`: this
     /// machine's loopback names always, and the host itself, or every interface address when
-    /// it listens on all of them.
-    static func names(host: String, interfaceAddresses: [String]) -> [String] {
-        if NetworkAddresses.isLoopback(host) { return ServerNames.normalized(ServerNames.loopback + [host]) }
-        return ServerNames.normalized(ServerNames.loopback + (NetworkAddresses.isWildcard(host) ? interfaceAddresses : [host]))
+    /// it listens on all of them; and the host of `--public-url`, which clients are sent to.
+    static func names(host: String, interfaceAddresses: [String], publicURL: String? = nil) -> [String] {
+        let publicHost = publicURL.flatMap(BaseURL.host(ofPublicOrigin:)).map { [$0] } ?? []
+        if NetworkAddresses.isLoopback(host) { return ServerNames.normalized(ServerNames.loopback + [host] + publicHost) }
+        return ServerNames.normalized(ServerNames.loopback + (NetworkAddresses.isWildcard(host) ? interfaceAddresses : [host]) + publicHost)
     }
 
     /// Opens (or creates) the authority and the server certificate for this start.
@@ -33,7 +34,8 @@ enum TLSSetup {
                                            + "give --tls-dir DIR (no HOME to keep it in)")
         }
         let host = configuration.server.host
-        let names = names(host: host, interfaceAddresses: StartupBanner.interfaceAddresses(forHost: host))
+        let names = names(host: host, interfaceAddresses: StartupBanner.interfaceAddresses(forHost: host),
+                          publicURL: configuration.publicURL)
         do {
             return try LocalCA.open(folder: folder, names: names)
         } catch {

@@ -3,7 +3,7 @@
 /// item's number alone, so item `n` always gets the same pictures as it gets the same text; the
 /// app draws them (`DemoPictureDrawing`) under `routePrefix`.
 public enum DemoPictures {
-    /// Where the pictures are served: `avatar-<author index>.svg`, `image-<item number>.png`.
+    /// Where the pictures are served: `avatar-<author index>.png`, `image-<item number>.png`.
     public static let routePrefix = "/media/demo/"
 
     public struct Colour: Sendable, Equatable {
@@ -69,7 +69,7 @@ public enum DemoPictures {
     static func userFields(number: Int64, author: String) -> String {
         var fields: [String] = []
         if let index = DemoContent.authors.firstIndex(of: author) {
-            fields.append(#""avatar":"\#(routePrefix)avatar-\#(index).svg""#)
+            fields.append(#""avatar":"\#(routePrefix)avatar-\#(index).png""#)
         }
         if let image = image(number: number) {
             // Alt text is made of plain words: nothing in it needs escaping.

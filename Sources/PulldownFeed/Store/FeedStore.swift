@@ -62,6 +62,9 @@ protocol FeedStoreReading {
     func metaDouble(_ key: String) throws -> Double?
     /// The bytes kept under `key`, nil when none.
     func metaBytes(_ key: String) throws -> [UInt8]?
+    /// The origins of the pictures the feed's items draw from other servers (`PictureOrigins`),
+    /// sorted.
+    func pictureOrigins() throws -> [String]
 }
 
 /// The writes a store offers inside `FeedStore.write`.
@@ -74,10 +77,13 @@ protocol FeedStoreWriting: FeedStoreReading {
     /// sessions (a refresh reads a session and writes it back). Call it once, first.
     func lockSessions(_ ids: [SessionID]) throws
     /// Inserts `count` items made by `make(0..<count)`, with consecutive ids above every id ever
-    /// handed out, in that order; returns the last id (nil when `count` is 0).
-    func insertItems(count: Int, _ make: (Int) -> ItemDraft) throws -> Int64?
-    /// Deletes every item and session and gives the feed the identity `id`: the one way a store
-    /// is reset (see `Feed.reset(unless:refill:)`); ids handed out stay handed out. Where other
+    /// handed out, in that order; returns the last id (nil when `count` is 0). Called through
+    /// `insertItems`, which keeps their picture origins too.
+    func insertRows(count: Int, _ make: (Int) -> ItemDraft) throws -> Int64?
+    /// Keeps these picture origins, beside those kept already.
+    func addPictureOrigins(_ origins: Set<String>) throws
+    /// Deletes every item, session and picture origin and gives the feed the identity `id`: the
+    /// one way a store is reset (see `Feed.reset(unless:refill:)`); ids handed out stay handed out. Where other
     /// processes share the data, they are told of the reset once this transaction commits,
     /// instead of its inserts.
     func resetFeed(to id: FeedID) throws
@@ -98,5 +104,21 @@ protocol FeedStoreWriting: FeedStoreReading {
 extension FeedStoreReading {
     func newestAndFeedID() throws -> (newest: Int64?, feedID: FeedID?) {
         (try maxItemID(), try storedFeedID())
+    }
+}
+
+extension FeedStoreWriting {
+    /// Every insert: the rows (`insertRows`), and the origins of the pictures they draw from
+    /// other servers (`PictureOrigins`), in the same transaction, so the page's content policy
+    /// allows every picture in the feed whatever brought it.
+    func insertItems(count: Int, _ make: (Int) -> ItemDraft) throws -> Int64? {
+        var origins = Set<String>()
+        let last = try insertRows(count: count) { index in
+            let draft = make(index)
+            origins.formUnion(PictureOrigins.of(userFields: draft.userFields))
+            return draft
+        }
+        if !origins.isEmpty { try addPictureOrigins(origins) }
+        return last
     }
 }

@@ -48,6 +48,26 @@ public struct JSONWriter: Sendable {
         needsComma = true
     }
 
+    /// `members(of:)` with `prefix` written before the byte at each of `offsets` (ascending byte
+    /// offsets into `object`, each inside one of its strings): a prefix that needs no escaping,
+    /// such as the base of a URL.
+    public mutating func members(of object: String, inserting prefix: String, at offsets: [Int]) {
+        guard !offsets.isEmpty else { return members(of: object) }
+        var object = object
+        object.withUTF8 { text in
+            guard text.count > 2, text.first == UInt8(ascii: "{"), text.last == UInt8(ascii: "}") else { return }
+            separate()
+            var from = 1
+            for offset in offsets where offset >= from && offset < text.count - 1 {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[from..<offset]))
+                bytes.append(contentsOf: prefix.utf8)
+                from = offset
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[from..<(text.count - 1)]))
+            needsComma = true
+        }
+    }
+
     private mutating func separate() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
     }

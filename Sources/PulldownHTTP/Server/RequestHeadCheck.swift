@@ -12,8 +12,18 @@ func requestHeadRefusal(isHTTP11: Bool, headers: HTTPHeaders, bodyLimit: Int) ->
         // end it cannot find (RFC 9112, section 6.3).
         return problem
     }
-    if isHTTP11, !headers.contains("Host") {
-        // RFC 9112, section 3.2: an HTTP/1.1 request without Host is answered 400.
+    var hosts = 0
+    for (name, value) in headers where name.caseInsensitiveEquals("Host") {
+        hosts += 1
+        if hosts > 1 || !HostHeader.isValid(value) {
+            // RFC 9112, section 3.2: one Host, and a valid one. The server writes it into the
+            // URLs it hands out, so nothing else may pass.
+            return Problem.badRequest("The Host header must be one host name or address, with an optional port "
+                                      + "(RFC 9110, section 7.2).")
+        }
+    }
+    if isHTTP11, hosts == 0 {
+        // The same section: an HTTP/1.1 request without Host is answered 400.
         return Problem.badRequest("An HTTP/1.1 request must have a Host header.")
     }
     return nil

@@ -4,24 +4,25 @@ import Hashing
 /// Security headers added to responses unless the handler set its own: `all` on every
 /// response, the content policy on documents a browser renders.
 ///
-/// The policy allows scripts, styles and fetches from the same origin only: the page needs
-/// nothing else, and an injected inline script is refused by the browser even if one ever got
-/// into the markup. The one exception is a document's own `<style>` elements, each allowed by
-/// its hash (`contentSecurityPolicy(for:)`): the build writes the page's stylesheet into it, so
-/// that the first paint waits for no second round trip, and an injected one still matches no
-/// hash. Pictures may come from anywhere: a user's own items point at their own hosts, and an
-/// image runs no script.
+/// The policy allows scripts, styles, fetches and pictures from the same origin only: the page
+/// needs nothing else, and an injected inline script is refused by the browser even if one ever
+/// got into the markup. The exceptions are a document's own `<style>` elements, each allowed by
+/// its hash (`contentSecurityPolicy(for:imageSources:)`): the build writes the page's stylesheet
+/// into it, so that the first paint waits for no second round trip, and an injected one still
+/// matches no hash; and the picture origins a page that draws a feed names, exactly those the
+/// feed holds (the application knows them).
 public enum SecurityHeaders {
-    public static let contentSecurityPolicy = policy(styleSources: "'self'")
+    public static let contentSecurityPolicy = policy(styleSources: "'self'", imageSources: [])
 
-    /// The policy for `document`, which allows the stylesheets written inside it.
-    public static func contentSecurityPolicy(for document: [UInt8]) -> String {
+    /// The policy for `document`, which allows the stylesheets written inside it, and pictures
+    /// from `imageSources` (source expressions such as `https://cdn.example`) besides its own origin.
+    public static func contentSecurityPolicy(for document: [UInt8], imageSources: [String] = []) -> String {
         let hashes = InlineStyles.texts(in: document).map { "'sha256-\(Data(ContentHash.digest(of: $0)).base64EncodedString())'" }
-        return hashes.isEmpty ? contentSecurityPolicy : policy(styleSources: (["'self'"] + hashes).joined(separator: " "))
+        return policy(styleSources: (["'self'"] + hashes).joined(separator: " "), imageSources: imageSources)
     }
 
-    private static func policy(styleSources: String) -> String {
-        "default-src 'self'; script-src 'self'; style-src \(styleSources); img-src 'self' data: https: http:; "
+    private static func policy(styleSources: String, imageSources: [String]) -> String {
+        "default-src 'self'; script-src 'self'; style-src \(styleSources); img-src \((["'self'"] + imageSources).joined(separator: " ")); "
             + "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     }
 

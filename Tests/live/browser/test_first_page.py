@@ -107,7 +107,7 @@ def test_from_the_served_page_the_feed_scrolls_to_its_end_and_a_pull_adds_an_art
     assert tab.read_feed() == list(range(35, 0, -1))
     # Item 35 is a demo item with an avatar and no image: the pulled-in one has the same fields.
     http_json(server, "POST", "/api/items", {"title": "Pulled in", "body": "b", "author": "t",
-                                             "avatar": "/media/demo/avatar-0.svg"}, expect=201)
+                                             "avatar": "/media/demo/avatar-0.png"}, expect=201)
     tab.page.evaluate("() => scrollTo(0, 0)")
     tab.frames()
     tab.refresh_by(tab.touch_pull, 220)
@@ -130,7 +130,7 @@ def test_an_article_of_the_served_page_that_leaves_the_window_comes_back_as_the_
     tricky = 'A "quoted" <b>bold</b> & \'apostrophe\' · text'
     http_json(server, "POST", "/api/items", {
         "title": tricky, "body": tricky + "\nand a second line", "author": "Ada · Lovelace",
-        "avatar": "/media/demo/avatar-0.svg",
+        "avatar": "/media/demo/avatar-0.png",
         "image": {"url": "/media/demo/image-1.png?a=1&b=2", "width": 901, "height": 1600, "alt": tricky}}, expect=201)
     http_json(server, "POST", "/api/items", {"title": "No pictures", "body": "", "author": "Bo"}, expect=201)
     tab = phone(server).open()

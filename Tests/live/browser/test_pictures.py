@@ -1,9 +1,13 @@
 """Pictures in the feed: boxes reserved from each item's width and height, so a picture arriving
 moves nothing while the reader scrolls (a layout-shift PerformanceObserver); lazy loading (no
 picture far below the viewport is fetched at first load); a picture that fails is a grey box of
-the same size; the server's first page writes the same picture markup as the script. Real touch
-and wheel input."""
+the same size; the server's first page writes the same picture markup as the script, with URLs
+absolute; pictures on other hosts the feed names are drawn, and the page's policy refuses any
+other. Real touch and wheel input."""
+import functools
+import http.server
 import struct
+import threading
 import zlib
 
 import pytest
@@ -31,7 +35,7 @@ FAR_SCREENS = 3  # "far below": more than this many screens under the viewport's
 
 def picture_item(n, **extra):
     return {"title": f"Picture {n}", "body": "A card with a picture.", "author": "Ada Lovelace",
-            "avatar": "/media/demo/avatar-0.svg",
+            "avatar": "/media/demo/avatar-0.png",
             "image": {"url": f"/media/demo/image-{n}.png", "width": 1200, "height": 800, "alt": f"Picture number {n}"},
             **extra}
 
@@ -122,7 +126,7 @@ def test_pictures_far_below_the_viewport_are_not_fetched_at_first_load(start_ser
 
     tab = phone(server).open()
     tab.frames(4)
-    fetched = {"/" + u.split("/", 3)[3] for m, u in tab.requests if "/media/" in u}
+    fetched = {u for m, u in tab.requests if "/media/" in u}
     assert fetched, "the pictures on screen are fetched"
     assert fetched <= set(where), fetched - set(where)
     assert not fetched & far, f"fetched far below the viewport: {sorted(fetched & far)}"
@@ -131,7 +135,7 @@ def test_pictures_far_below_the_viewport_are_not_fetched_at_first_load(start_ser
 def test_a_picture_that_fails_is_a_grey_box_of_the_same_size(start_server, desktop):
     server = start_server()
     # Both URLs are on the server but name no picture: they answer 404.
-    http_json(server, "POST", "/api/items", picture_item(3, avatar="/media/demo/avatar-999.svg"), expect=201)
+    http_json(server, "POST", "/api/items", picture_item(3, avatar="/media/demo/avatar-999.png"), expect=201)
     for scripted in (False, True):  # as the server wrote it, and once the script has the page
         tab = desktop(server, java_script_enabled=scripted, color_scheme="light")
         tab.page.goto(server.url + "/")
@@ -163,9 +167,9 @@ def test_the_first_page_the_server_writes_carries_the_pictures_as_the_script_bui
     served = plain.page.eval_on_selector("#feed article[data-id='12']", IMAGE_ATTRIBUTES)
     assert served == [
         {"class": "avatar", "loading": "lazy", "decoding": "async", "width": "40", "height": "40", "alt": "",
-         "src": "/media/demo/avatar-0.svg"},
+         "src": f"{server.url}/media/demo/avatar-0.png"},
         {"class": "pic", "loading": "lazy", "decoding": "async", "width": "912", "height": "1600", "alt": tricky,
-         "src": "/media/demo/image-1.png?n=12&b=2"}]
+         "src": f"{server.url}/media/demo/image-1.png?n=12&b=2"}]
 
     tab = phone(server).open()
     assert tab.page.eval_on_selector("#feed article[data-id='12']", IMAGE_ATTRIBUTES) == served, \
@@ -177,7 +181,7 @@ def test_the_first_page_the_server_writes_carries_the_pictures_as_the_script_bui
     built = tab.page.eval_on_selector("#feed article[data-id='2']", IMAGE_ATTRIBUTES)
     assert [{k: v for k, v in i.items() if k not in ("src", "width")} for i in built] == \
         [{k: v for k, v in i.items() if k not in ("src", "width")} for i in served]
-    assert built[1]["src"] == "/media/demo/image-1.png?n=2&b=2" and built[1]["width"] == "902"
+    assert built[1]["src"] == f"{server.url}/media/demo/image-1.png?n=2&b=2" and built[1]["width"] == "902"
     assert tab.page.eval_on_selector("#feed article[data-id='2']", SHAPE) == adopted, "the same markup, localised alike"
     assert tab.errors == []
 
@@ -198,5 +202,56 @@ def test_a_picture_url_that_is_neither_http_nor_a_path_here_is_never_drawn(start
     tab.scroll_to_end()
     assert tab.page.eval_on_selector_all("#feed article[data-id='5'] img, #feed article[data-id='1'] img",
                                          "is => is.length") == 0
-    assert tab.page.eval_on_selector_all("#feed img", "is => is.filter(i => !/^\\/media\\//.test(i.getAttribute('src'))).length") == 0
+    assert tab.page.eval_on_selector_all("#feed img", "(is, base) => is.filter(i => !i.getAttribute('src').startsWith(base)).length",
+                                         f"{server.url}/media/") == 0
     assert tab.errors == []
+
+
+@pytest.fixture
+def picture_host(tmp_path):
+    """Pictures on another origin: a PNG served by a small server on a port of its own, as a
+    user's items point at their own image hosts. Its `http://127.0.0.1:PORT` and `http://localhost:PORT`."""
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    (folder / "p.png").write_bytes(tiny_png())
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    port = httpd.server_address[1]
+    yield f"http://127.0.0.1:{port}", f"http://localhost:{port}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def tiny_png():
+    """A 2 x 2 grey PNG."""
+    def chunk(tag, body):
+        return struct.pack(">I", len(body)) + tag + body + struct.pack(">I", zlib.crc32(tag + body))
+    rows = b"".join(b"\x00" + b"\x80\x80\x80" * 2 for _ in range(2))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def test_pictures_on_the_hosts_the_feed_names_are_drawn_and_the_policy_refuses_nothing(start_server, desktop, picture_host):
+    numeric, named = picture_host
+    server = start_server(seed="5")
+    http_json(server, "POST", "/api/items", picture_item(1, avatar=f"{named}/p.png",
+                                                         image={"url": f"{numeric}/p.png", "width": 800, "height": 450}),
+              expect=201)
+    tab = desktop(server)
+    tab.context.add_init_script("window.__refused = []; addEventListener('securitypolicyviolation',"
+                                " e => __refused.push(e.violatedDirective + ' ' + e.blockedURI));")
+    tab.open()
+    tab.page.wait_for_function("() => [...document.querySelectorAll('#feed article[data-id=\"6\"] img')].every(i => i.complete)")
+    drawn = tab.page.eval_on_selector_all("#feed article[data-id='6'] img", "is => is.map(i => [i.src, i.naturalWidth > 0])")
+    assert drawn == [[f"{named}/p.png", True], [f"{numeric}/p.png", True]]
+    # A violation is reported by an event of its own, queued as it happens: one made now, on
+    # purpose, comes after any the page's icon and pictures made, and is the last to wait for.
+    tab.page.evaluate("() => { new Image().src = 'http://refused.invalid/p.png'; }")
+    tab.page.wait_for_function("() => __refused.some(r => r.includes('refused.invalid'))")
+    assert tab.page.evaluate("__refused") == ["img-src http://refused.invalid/p.png"], \
+        "the favicon (this server's) and the feed's pictures alike"
+    assert [error for error in tab.errors if "refused.invalid" not in error] == [], "the one refusal said, nothing else"

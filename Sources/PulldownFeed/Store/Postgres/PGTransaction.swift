@@ -62,7 +62,7 @@ final class PGTransaction: FeedStoreWriting, KeysetItemReading {
         try connection.query("SELECT count(*) FROM items").int64(0, 0)
     }
 
-    func insertItems(count: Int, _ make: (Int) -> ItemDraft) throws -> Int64? {
+    func insertRows(count: Int, _ make: (Int) -> ItemDraft) throws -> Int64? {
         guard count > 0 else { return nil }
         // Under the insert lock, an id is taken only after the previous inserter committed, so
         // ids become visible strictly in order.
@@ -102,10 +102,23 @@ final class PGTransaction: FeedStoreWriting, KeysetItemReading {
     }
 
     func resetFeed(to id: FeedID) throws {
-        try connection.execute("DELETE FROM items; DELETE FROM sessions")
+        try connection.execute("DELETE FROM items; DELETE FROM sessions; DELETE FROM picture_origins")
         try setMeta(MetaKey.feedID, bytes: id.bytes)
         didResetFeed = true
         insertedUpTo = nil
+    }
+
+    // MARK: Picture origins
+
+    func pictureOrigins() throws -> [String] {
+        let result = try connection.query("SELECT origin FROM picture_origins ORDER BY origin")
+        return (0..<result.rowCount).map { result.string($0, 0) }
+    }
+
+    func addPictureOrigins(_ origins: Set<String>) throws {
+        for origin in origins.sorted() {
+            try connection.query("INSERT INTO picture_origins(origin) VALUES ($1::text) ON CONFLICT DO NOTHING", [.text(origin)])
+        }
     }
 
     // MARK: Sessions

@@ -7,7 +7,7 @@ enum PostgresSchema {
     static let versionKey = "schema_version"
 
     static let migrations = SchemaMigrations<PGConnection>(
-        steps: [{ try $0.execute(version1) }, { try $0.execute(version2) }, { try $0.execute(version3) }],
+        steps: [{ try $0.execute(version1) }, { try $0.execute(version2) }, { try $0.execute(version3) }, version4],
         readVersion: version,
         writeVersion: { connection, version in
             try connection.query("""
@@ -71,6 +71,17 @@ enum PostgresSchema {
     /// `text`, not `jsonb`: the API writes the text back byte for byte and never queries inside
     /// it, and `jsonb` would reorder keys and cost a conversion on every page read.
     private static let version2 = "ALTER TABLE items ADD COLUMN user_fields text NOT NULL DEFAULT ''"
+
+    /// Adds the origins of the pictures the items draw from other servers (`PictureOrigins`):
+    /// the page's content policy allows exactly these. Filled from the items already stored.
+    private static func version4(_ connection: PGConnection) throws {
+        try connection.execute("CREATE TABLE picture_origins(origin text PRIMARY KEY)")
+        let stored = try connection.query("SELECT user_fields FROM items WHERE user_fields LIKE '%://%'")
+        let origins = (0..<stored.rowCount).reduce(into: Set<String>()) { origins, row in
+            origins.formUnion(PictureOrigins.of(userFields: stored.string(row, 0)))
+        }
+        try PGTransaction(connection: connection).addPictureOrigins(origins)
+    }
 
     /// The demo knobs every instance on the database steers together (see `SharedDemoKnobs`):
     /// one row a knob, by its name in `GET /api/demo`, so a new knob needs no new step. Their

@@ -3,7 +3,7 @@
 /// To change the layout, append a step to `migrations` (see `SchemaMigrations`).
 enum SQLiteSchema {
     static let migrations = SchemaMigrations<SQLiteConnection>(
-        steps: [version1, version2, version3],
+        steps: [version1, version2, version3, version4],
         readVersion: userVersion,
         writeVersion: { connection, version in try connection.execute("PRAGMA user_version = \(version)") })
 
@@ -57,5 +57,17 @@ enum SQLiteSchema {
     /// Text rather than SQLite's JSON functions: the API writes it back as it is, never queries it.
     private static func version3(_ connection: SQLiteConnection) throws {
         try connection.execute("ALTER TABLE items ADD COLUMN user_fields TEXT NOT NULL DEFAULT ''")
+    }
+
+    /// Adds the origins of the pictures the items draw from other servers (`PictureOrigins`):
+    /// the page's content policy allows exactly these. Filled from the items already stored.
+    private static func version4(_ connection: SQLiteConnection) throws {
+        try connection.execute("CREATE TABLE picture_origins(origin TEXT PRIMARY KEY) WITHOUT ROWID")
+        let origins = try connection.withStatement("SELECT user_fields FROM items WHERE user_fields LIKE '%://%'") { statement in
+            var origins = Set<String>()
+            while try statement.step() { origins.formUnion(PictureOrigins.of(userFields: statement.string(0))) }
+            return origins
+        }
+        try SQLiteTransaction(connection: connection).addPictureOrigins(origins)
     }
 }

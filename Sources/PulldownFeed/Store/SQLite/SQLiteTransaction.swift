@@ -39,7 +39,7 @@ struct SQLiteTransaction: FeedStoreWriting, KeysetItemReading {
         }
     }
 
-    func insertItems(count: Int, _ make: (Int) -> ItemDraft) throws -> Int64? {
+    func insertRows(count: Int, _ make: (Int) -> ItemDraft) throws -> Int64? {
         // AUTOINCREMENT under the write lock: consecutive ids, never reused.
         var lastID: Int64?
         for index in 0..<count {
@@ -58,8 +58,27 @@ struct SQLiteTransaction: FeedStoreWriting, KeysetItemReading {
     }
 
     func resetFeed(to id: FeedID) throws {
-        try connection.execute("DELETE FROM items; DELETE FROM sessions")
+        try connection.execute("DELETE FROM items; DELETE FROM sessions; DELETE FROM picture_origins")
         try setMeta(MetaKey.feedID, bytes: id.bytes)
+    }
+
+    // MARK: Picture origins
+
+    func pictureOrigins() throws -> [String] {
+        try connection.withStatement("SELECT origin FROM picture_origins ORDER BY origin") { statement in
+            var origins: [String] = []
+            while try statement.step() { origins.append(statement.string(0)) }
+            return origins
+        }
+    }
+
+    func addPictureOrigins(_ origins: Set<String>) throws {
+        for origin in origins {
+            try connection.withStatement("INSERT INTO picture_origins(origin) VALUES (?1) ON CONFLICT DO NOTHING") { statement in
+                try statement.bind(1, origin)
+                try statement.step()
+            }
+        }
     }
 
     // MARK: Sessions
