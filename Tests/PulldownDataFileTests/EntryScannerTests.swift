@@ -1,5 +1,5 @@
 import XCTest
-@testable import PulldownApp
+@testable import PulldownDataFile
 
 /// `EntryScanner` and `ShapeProbe`: entries found in a data file fed in chunks of any size, with
 /// their places, and the structure around them checked.

@@ -1,5 +1,6 @@
 import CJansson
 import Foundation
+import ItemFields
 import PulldownFeed
 
 /// A `--data` file as a source of items: a JSON array of items, an object of collections (an
@@ -225,7 +226,7 @@ final class DataFile: ImportSource {
             }
             let line = start.line + Int(error.line) - 1
             let column = error.line == 1 ? start.column - 1 + Int(error.column) : Int(error.column)
-            throw DataFileError(path: path, "line \(line), column \(column): malformed JSON: \(JSONBody.text(of: error))")
+            throw DataFileError(path: path, "line \(line), column \(column): malformed JSON: \(error.message)")
         }
         return parsed
     }
@@ -251,13 +252,13 @@ final class DataFile: ImportSource {
 
 /// The data file the command line names (`--data`, `--collection`), with the table of the
 /// pictures it names, which the server serves for as long as it runs.
-struct DataFileReference: Sendable {
-    let path: String
+public struct DataFileReference: Sendable {
+    public let path: String
     /// The member of an object that holds the items; nil: `items`, else the first array of objects.
-    let collection: String?
-    let pictures: DataPictures
+    public let collection: String?
+    public let pictures: DataPictures
 
-    init(path: String, collection: String? = nil) {
+    public init(path: String, collection: String? = nil) {
         self.path = path
         self.collection = collection
         pictures = DataPictures(dataFile: path)
@@ -278,10 +279,10 @@ extension DataFile {
 }
 
 /// Why a data file cannot be used: one line, naming the file (exit code 1).
-struct DataFileError: Error, CustomStringConvertible {
-    let description: String
+public struct DataFileError: Error, CustomStringConvertible {
+    public let description: String
     /// The store holds items from a data file, and this file does not begin as that one did.
-    let diverged: Bool
+    public let diverged: Bool
 
     init(path: String, _ problem: String, diverged: Bool = false) {
         description = "\(path): \(problem)"

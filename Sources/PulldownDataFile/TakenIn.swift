@@ -50,6 +50,12 @@ struct TakenIn: Equatable {
     }
 }
 
+extension DataSourceMark {
+    /// How many entries of its file the store took in, as the mark says; nil for a mark of
+    /// another notation.
+    public var entriesTakenIn: Int? { TakenIn(self)?.checkpoint.entries }
+}
+
 /// The entries of a data file, compared as what they say rather than how they are written: each
 /// entry's canonical form (Jansson's compact JSON with sorted keys, its escapes and numbers
 /// written one way) is chained into a digest, so a file saved again with other indentation, key
