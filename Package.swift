@@ -54,15 +54,16 @@ let package = Package(
         // A certificate authority of this machine's own, kept in a folder, and the server
         // certificates it issues for --https (GnuTLS's X.509 API; libmicrohttpd does the TLS).
         .target(name: "LocalCA", dependencies: ["CGnuTLS"]),
-        // An item's own fields, checked on Jansson's parse: the one rule for a posted item and a
-        // data file's entry (Jansson: what they parse).
+        // An item's own fields (UserFields), checked on the value Jansson parsed: the one rule for
+        // a posted item and a data file's entry; and Jansson's messages, for both.
         .target(name: "ItemFields", dependencies: ["CJansson", "InvalidInput"]),
         // The data file (--data, --watch): read as a stream, checked, taken into the feed, followed;
         // nothing of HTTP. Jansson reads its entries; Nettle (through Hashing) names its pictures
         // and tells a file grown from one rewritten.
         .target(name: "PulldownDataFile", dependencies: ["CJansson", "Hashing", "InvalidInput", "ItemFields", "PulldownFeed"]),
         // The JSON API and configuration: HTTP requests in, feed calls, JSON out.
-        // Jansson: request bodies. libqrencode: start-up's QR code (TerminalQRCode). libpng: the
+        // Jansson: request bodies (JSONBody), an item's pictures read from its own fields for the
+        // page (ItemPictures). libqrencode: start-up's QR code (TerminalQRCode). libpng: the
         // demo's pictures (PNGCanvas).
         .target(name: "PulldownApp", dependencies: ["PulldownHTTP", "PulldownFeed", "PulldownDataFile", "ItemFields",
                                                     "InvalidInput", "CJansson", "CQRencode", "CPNG", "LocalCA"],
@@ -77,7 +78,7 @@ let package = Package(
         .testTarget(name: "PulldownHTTPTests", dependencies: ["PulldownHTTP", "PulldownTesting", "CZlib", "LocalCA"]),
         .testTarget(name: "PulldownFeedTests", dependencies: ["PulldownFeed", "PulldownTesting", "Hashing"]),
         .testTarget(name: "PulldownAppTests", dependencies: ["PulldownApp", "PulldownDataFile", "ItemFields", "PulldownTesting"]),
-        .testTarget(name: "PulldownDataFileTests", dependencies: ["PulldownDataFile", "PulldownFeed", "Hashing"]),
+        .testTarget(name: "PulldownDataFileTests", dependencies: ["PulldownDataFile", "PulldownFeed", "Hashing", "CJansson"]),
         .testTarget(name: "LocalCATests", dependencies: ["LocalCA"]),
     ],
     swiftLanguageModes: [.v6]

@@ -23,7 +23,7 @@ struct EntryLoop {
         case end
     }
 
-    private(set) var checkpoint: Checkpoint
+    private var checkpoint: Checkpoint
     private var phase: Phase
     private let strict: Bool
     /// The member `--collection` names; nil: `items` or the first array of objects.
