@@ -55,8 +55,19 @@ let package = Package(
         // A certificate authority of this machine's own, kept in a folder, and the server
         // certificates it issues for --https (GnuTLS's X.509 API; libmicrohttpd does the TLS).
         .target(name: "LocalCA", dependencies: ["CGnuTLS"]),
+        // An item's own fields (UserFields), checked on the value Jansson parsed: the one rule for
+        // a posted item and a data file's entry; and Jansson's messages, for both.
+        .target(name: "ItemFields", dependencies: ["CJansson", "InvalidInput"]),
+        // The data file (--data, --watch): read as a stream, checked, taken into the feed, followed;
+        // nothing of HTTP. Jansson reads its entries; Nettle (through Hashing) names its pictures
+        // and tells a file grown from one rewritten.
+        .target(name: "PulldownDataFile", dependencies: ["CJansson", "Hashing", "InvalidInput", "ItemFields", "PulldownFeed"]),
         // The JSON API and configuration: HTTP requests in, feed calls, JSON out.
-        .target(name: "PulldownApp", dependencies: ["PulldownHTTP", "PulldownFeed", "Hashing", "InvalidInput", "CJansson", "CQRencode", "CPNG", "LocalCA"],
+        // Jansson: request bodies (JSONBody), an item's pictures read from its own fields for the
+        // page (ItemPictures). libqrencode: start-up's QR code (TerminalQRCode). libpng: the
+        // demo's pictures (PNGCanvas).
+        .target(name: "PulldownApp", dependencies: ["PulldownHTTP", "PulldownFeed", "PulldownDataFile", "ItemFields",
+                                                    "InvalidInput", "CJansson", "CQRencode", "CPNG", "LocalCA"],
                 resources: [.copy("Resources/openapi.json")]),
         .executableTarget(name: "pulldown", dependencies: ["PulldownApp"]),
 
@@ -67,7 +78,8 @@ let package = Package(
         // LocalCA: a real key and certificate for the server's TLS port.
         .testTarget(name: "PulldownHTTPTests", dependencies: ["PulldownHTTP", "PulldownTesting", "CZlib", "LocalCA"]),
         .testTarget(name: "PulldownFeedTests", dependencies: ["PulldownFeed", "PulldownTesting", "Hashing"]),
-        .testTarget(name: "PulldownAppTests", dependencies: ["PulldownApp", "PulldownTesting"]),
+        .testTarget(name: "PulldownAppTests", dependencies: ["PulldownApp", "PulldownDataFile", "ItemFields", "PulldownTesting"]),
+        .testTarget(name: "PulldownDataFileTests", dependencies: ["PulldownDataFile", "PulldownFeed", "Hashing", "CJansson"]),
         .testTarget(name: "LocalCATests", dependencies: ["LocalCA"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LocalCA
+import PulldownDataFile
 import PulldownFeed
 import PulldownHTTP
 import Synchronization
@@ -72,7 +73,7 @@ public final class Application: Sendable {
         }
         var watcher: DataFileWatcher?
         if configuration.watchData, let file = origin.dataFile, let data {
-            watcher = DataFileWatcher(file, mark: data.mark, feed: feed)
+            watcher = DataFileWatcher(file, mark: data.mark, feed: feed, say: ErrorLog.write)
         }
 
         let live = LiveEvents(source: feed, settings: .init(

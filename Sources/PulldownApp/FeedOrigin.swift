@@ -1,4 +1,5 @@
 import Foundation
+import PulldownDataFile
 import PulldownFeed
 
 /// Where the feed's items come from: the demo seed (`--seed`) or a data file (`--data`), taken in
@@ -21,7 +22,7 @@ struct FeedOrigin: Sendable {
     /// seeds an empty store or takes the data file in (see `DataFileImport`). Returns what the
     /// data file left, for `--watch`; nil without one.
     func fill(_ feed: Feed, reset: Bool) throws -> DataFileImport.Loaded? {
-        if let dataFile { return try DataFileImport.load(dataFile, reset: reset, into: feed) }
+        if let dataFile { return try DataFileImport.load(dataFile, reset: reset, into: feed, say: ErrorLog.write) }
         if reset {
             try feed.resetToDemo(count: seedCount)
         } else if try feed.seedIfEmpty(count: seedCount) == 0, seedGiven && seedCount > 0 {

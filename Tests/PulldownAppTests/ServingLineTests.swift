@@ -1,6 +1,7 @@
 import PulldownFeed
 import XCTest
 @testable import PulldownApp
+@testable import PulldownDataFile
 
 /// The line after `Listening on`: what is served, and where from.
 final class ServingLineTests: XCTestCase {
@@ -22,9 +23,5 @@ final class ServingLineTests: XCTestCase {
                        "Serving 53 items from a store in memory")
         XCTAssertEqual(ServingLine.text(state: .empty, count: 0, dataFile: nil, store: "postgres://me:***@db/feed"),
                        "Serving an empty feed from postgres://me:***@db/feed")
-    }
-
-    func testNumbersAreGroupedByThousands() {
-        XCTAssertEqual([0, 999, 1000, 12_345, 1_000_000].map { ServingLine.number($0) }, ["0", "999", "1,000", "12,345", "1,000,000"])
     }
 }

@@ -1,3 +1,4 @@
+import ItemFields
 import PulldownFeed
 import PulldownHTTP
 import XCTest

@@ -1,3 +1,4 @@
+import InvalidInput
 import PulldownFeed
 import PulldownHTTP
 

@@ -1,3 +1,4 @@
+import InvalidInput
 import PulldownHTTP
 
 /// The knobs as JSON, by name, and changed by a JSON merge patch (RFC 7396).

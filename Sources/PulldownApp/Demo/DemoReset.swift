@@ -1,4 +1,6 @@
 import Dispatch
+import InvalidInput
+import PulldownDataFile
 import PulldownFeed
 import PulldownHTTP
 

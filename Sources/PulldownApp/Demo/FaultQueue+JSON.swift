@@ -1,3 +1,4 @@
+import InvalidInput
 import PulldownHTTP
 
 /// The faults as JSON, and a fault read from the body of `POST /api/demo/faults`.

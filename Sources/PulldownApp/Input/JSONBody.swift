@@ -1,5 +1,6 @@
 import CJansson
 import InvalidInput
+import ItemFields
 import PulldownHTTP
 
 /// A parsed JSON request body, checked field by field so every 400 can name what is wrong.
@@ -42,7 +43,7 @@ struct JSONBody {
                        Int(JSON_REJECT_DUPLICATES), &error)
         }
         guard let root = parsed else {
-            throw Problem.badRequest("The body is not well-formed JSON: \(Self.text(of: error)) "
+            throw Problem.badRequest("The body is not well-formed JSON: \(error.message) "
                                      + "(line \(error.line), column \(error.column)).")
         }
         self.root = ParsedJSON(root)
@@ -151,11 +152,5 @@ struct JSONBody {
         case JSON_ARRAY: return .array
         default: return .object
         }
-    }
-
-    /// Jansson's message for a failed parse.
-    static func text(of error: json_error_t) -> String {
-        var error = error
-        return withUnsafeBytes(of: &error.text) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
     }
 }

@@ -1,3 +1,4 @@
+import InvalidInput
 import PulldownHTTP
 
 /// Reads a request's query into `InvalidParameters`: an endpoint's parameters at most once each,

@@ -1,4 +1,5 @@
 import Dispatch
+import PulldownFeed
 import PulldownHTTP
 
 /// The subscribers of `GET /api/events` and what they are sent.

@@ -1,4 +1,5 @@
 import CJansson
+import ItemFields
 import PulldownFeed
 
 /// An item's avatar and image as its own fields (`Item.userFields`) carry them: what its article

@@ -1,4 +1,5 @@
 import Foundation
+import PulldownDataFile
 import PulldownFeed
 import PulldownHTTP
 

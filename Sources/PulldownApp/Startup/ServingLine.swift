@@ -1,3 +1,4 @@
+import PulldownDataFile
 import PulldownFeed
 
 /// The line start-up prints after `Listening on …`, saying what the feed holds and where from:
@@ -15,23 +16,14 @@ enum ServingLine {
             return "Serving \(items(count)) from \(store)"
         case .filled(let mark):
             guard let file = dataFile else { return "Serving \(items(count)) from \(store), taken in from a data file" }
-            let entries = Int64(TakenIn(mark)?.checkpoint.entries ?? 0)
+            let entries = Int64(mark.entriesTakenIn ?? 0)
             guard count > entries else { return "Serving \(items(count)) from \(file)" }
-            return "Serving \(items(count)): \(number(entries)) from \(file), \(number(count - entries)) added since"
+            return "Serving \(items(count)): \(Thousands.grouped(entries)) from \(file), \(Thousands.grouped(count - entries)) added since"
         }
     }
 
     /// "1 item", "40 items", "1,200 items".
     static func items(_ count: Int64) -> String {
-        "\(number(count)) item\(count == 1 ? "" : "s")"
-    }
-
-    /// A whole number with a comma between thousands, as the README writes them.
-    static func number<N: BinaryInteger>(_ value: N) -> String {
-        let digits = Array(String(value.magnitude))
-        let grouped = digits.enumerated().map { index, digit in
-            index > 0 && (digits.count - index) % 3 == 0 ? ",\(digit)" : "\(digit)"
-        }.joined()
-        return value < 0 ? "-" + grouped : grouped
+        "\(Thousands.grouped(count)) item\(count == 1 ? "" : "s")"
     }
 }

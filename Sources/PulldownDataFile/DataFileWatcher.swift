@@ -8,20 +8,23 @@ import Synchronization
 /// as posts are (`Feed.appendItems`). Each look that finds the file changed reads it from its
 /// start: the part already taken in must hash as before (`DataSourceMark`), else nothing is
 /// added and it is said once (`WatchState`).
-final class DataFileWatcher: Sendable {
+public final class DataFileWatcher: Sendable {
     static let period = 0.25
 
     private let file: DataFileReference
     private var path: String { file.path }
     private let feed: Feed
+    /// Where each line for the operator goes (standard error).
+    private let say: @Sendable (String) -> Void
     private let state: Mutex<(mark: DataSourceMark, watch: WatchState)>
     private let timer: Mutex<RepeatingTimer?> = Mutex(nil)
     /// Where every look runs, one at a time.
     private let queue = DispatchQueue(label: "pulldown.watch", qos: .utility)
 
-    init(_ file: DataFileReference, mark: DataSourceMark, feed: Feed) {
+    public init(_ file: DataFileReference, mark: DataSourceMark, feed: Feed, say: @escaping @Sendable (String) -> Void) {
         self.file = file
         self.feed = feed
+        self.say = say
         // No stamp yet: the first look reads the file, so a change made during start-up counts.
         state = Mutex((mark, WatchState(handled: nil)))
         let timer = RepeatingTimer(every: Self.period, on: queue) { [weak self] in
@@ -30,13 +33,13 @@ final class DataFileWatcher: Sendable {
         self.timer.withLock { $0 = timer }
     }
 
-    func cancel() {
+    public func cancel() {
         timer.withLock { $0?.cancel() }
     }
 
     /// Runs `refill`, which takes the file in anew (a reset), between two looks, and follows the
     /// file from where it left the store.
-    func restart(_ refill: () throws -> DataSourceMark) throws {
+    public func restart(_ refill: () throws -> DataSourceMark) throws {
         try queue.sync {
             let mark = try refill()
             state.withLock { $0 = (mark, WatchState(handled: nil)) }
@@ -53,7 +56,7 @@ final class DataFileWatcher: Sendable {
             if let newMark { current.mark = newMark }
             return current.watch.read(stamp, outcome)
         }
-        if let message { ErrorLog.write(message.hasPrefix(path) ? message : "\(path): \(message)") }
+        if let message { say(message.hasPrefix(path) ? message : "\(path): \(message)") }
     }
 
     private func read(after mark: DataSourceMark) -> (WatchState.Outcome, DataSourceMark?) {

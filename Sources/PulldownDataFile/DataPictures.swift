@@ -1,6 +1,7 @@
 import CJansson
 import Foundation
 import Hashing
+import ItemFields
 import Synchronization
 
 /// Pictures a data file names by a relative path (`"avatar": "ana.png"`), resolved against the
@@ -11,8 +12,8 @@ import Synchronization
 /// nothing (404) once the file changed; and nothing need be remembered to serve it. A request
 /// reaches only a picture file inside the folder once symlinks are followed, and only with its
 /// digest. Shared: entries `--watch` adds may name more pictures.
-final class DataPictures: Sendable {
-    static let routePrefix = "/media/data/"
+public final class DataPictures: Sendable {
+    public static let routePrefix = "/media/data/"
     static let contentTypes = ["png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif",
                                "webp": "image/webp", "avif": "image/avif", "svg": "image/svg+xml"]
     /// Why a relative path was refused.
@@ -43,7 +44,7 @@ final class DataPictures: Sendable {
     /// Hex digits of the SHA-256 in a served name.
     static let digestLength = 16
 
-    init(dataFile path: String) {
+    public init(dataFile path: String) {
         folder = (realpath(path, nil)).map { resolved in
             defer { free(resolved) }
             return (String(cString: resolved) as NSString).deletingLastPathComponent
@@ -68,7 +69,7 @@ final class DataPictures: Sendable {
 
     /// The picture a served name names (its digest, and its path inside the folder, decoded),
     /// nil when there is none or the file changed since: its bytes and media type.
-    func picture(digest: String, path: String) -> (bytes: [UInt8], contentType: String)? {
+    public func picture(digest: String, path: String) -> (bytes: [UInt8], contentType: String)? {
         guard case .success(let (real, bytes)) = file(at: path), Self.digest(of: bytes) == digest,
               let type = Self.contentType(real) else { return nil }
         return (bytes, type)

@@ -11,7 +11,7 @@ struct TakenIn: Equatable {
     /// whose digest is of the bytes (`bytes`): such a file is the same only byte for byte.
     var chain: [UInt8]?
     /// Where the last entry taken in ends, and how many there are.
-    var checkpoint: EntryScanner.Checkpoint
+    var checkpoint: EntryLoop.Checkpoint
     /// SHA-256 of the file's bytes up to `checkpoint`.
     var bytes: [UInt8]
 
@@ -24,7 +24,7 @@ struct TakenIn: Equatable {
         return DataSourceMark(digest: chain ?? bytes, resume: Array(text.utf8))
     }
 
-    init(chain: [UInt8]?, checkpoint: EntryScanner.Checkpoint, bytes: [UInt8]) {
+    init(chain: [UInt8]?, checkpoint: EntryLoop.Checkpoint, bytes: [UInt8]) {
         self.chain = chain
         self.checkpoint = checkpoint
         self.bytes = bytes
@@ -34,10 +34,10 @@ struct TakenIn: Equatable {
     /// the bytes' digest).
     init?(_ mark: DataSourceMark) {
         let parts = String(decoding: mark.resume, as: UTF8.self).split(separator: " ")
-        guard parts.count == 5 || parts.count == 6, let shape = EntryScanner.Shape(rawValue: String(parts[0])),
+        guard parts.count == 5 || parts.count == 6, let shape = EntryLoop.Shape(rawValue: String(parts[0])),
               let offset = Int64(parts[1]), let line = Int(parts[2]), let column = Int(parts[3]),
               let entries = Int(parts[4]), offset >= 0, line >= 1, column >= 0, entries >= 0 else { return nil }
-        checkpoint = EntryScanner.Checkpoint(shape: shape, position: .init(offset: offset, line: line, column: column),
+        checkpoint = EntryLoop.Checkpoint(shape: shape, position: .init(offset: offset, line: line, column: column),
                                              entries: entries)
         guard parts.count == 6 else {
             chain = nil
@@ -48,6 +48,12 @@ struct TakenIn: Equatable {
         chain = mark.digest
         bytes = digest
     }
+}
+
+extension DataSourceMark {
+    /// How many entries of its file the store took in, as the mark says; nil for a mark of
+    /// another notation.
+    public var entriesTakenIn: Int? { TakenIn(self)?.checkpoint.entries }
 }
 
 /// The entries of a data file, compared as what they say rather than how they are written: each

@@ -4,13 +4,15 @@ import PulldownFeed
 /// (or, with `--reset`, anything); keeps a store already filled from it, adding the entries the
 /// file gained since (a file that still begins with exactly the bytes the store took in is the
 /// same file, grown: see `DataSourceMark`); refuses any other store with items.
-enum DataFileImport {
-    struct Loaded {
+public enum DataFileImport {
+    public struct Loaded: Sendable {
         /// What the store now remembers, where `--watch` goes on from.
-        let mark: DataSourceMark
+        public let mark: DataSourceMark
     }
 
-    static func load(_ reference: DataFileReference, reset: Bool, into feed: Feed) throws -> Loaded {
+    /// Takes the file in; `say` hears what the operator should know (the file grew, or replaced the demo feed).
+    public static func load(_ reference: DataFileReference, reset: Bool, into feed: Feed,
+                            say: (String) -> Void) throws -> Loaded {
         let path = reference.path
         let state: DataSourceState = reset ? .empty : try feed.dataSourceState()
         if state == .otherItems { throw DataFileError(path: path, DataFile.refusal(fromAnotherFile: false)) }
@@ -22,13 +24,13 @@ enum DataFileImport {
             if let previous {
                 let added = try feed.appendItems(from: file, after: previous)
                 if added > 0 {
-                    ErrorLog.write("\(path) grew since the store took it in: \(added) entr\(added == 1 ? "y" : "ies") added as the newest items")
+                    say("\(path) grew since the store took it in: \(added) entr\(added == 1 ? "y" : "ies") added as the newest items")
                 }
             } else {
                 let replacing: ImportReplacing = reset ? .everything : state == .demo ? .demoFeed : .nothing
                 _ = try feed.importItems(from: file, replacing: replacing)
                 if replacing == .demoFeed {
-                    ErrorLog.write("\(path) replaces the demo feed the store held (nothing had been posted to it)")
+                    say("\(path) replaces the demo feed the store held (nothing had been posted to it)")
                 }
             }
         } catch {

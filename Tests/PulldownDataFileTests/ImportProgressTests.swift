@@ -1,5 +1,5 @@
 import XCTest
-@testable import PulldownApp
+@testable import PulldownDataFile
 
 /// A long import's progress line: how far, of about how many, redrawn at most ten times a second.
 final class ImportProgressTests: XCTestCase {
@@ -17,5 +17,10 @@ final class ImportProgressTests: XCTestCase {
         XCTAssertEqual(progress.read(7, upTo: 100, now: 0), "reading f: 7 of about 7 entries")
         XCTAssertEqual(ImportProgress.rounded(123_456), 120_000)
         XCTAssertEqual(ImportProgress.rounded(99), 99)
+    }
+
+    func testNumbersAreGroupedByThousands() {
+        XCTAssertEqual([0, 999, 1000, 12_345, 1_000_000, -1234].map { Thousands.grouped($0) },
+                       ["0", "999", "1,000", "12,345", "1,000,000", "-1,234"])
     }
 }

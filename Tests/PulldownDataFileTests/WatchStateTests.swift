@@ -1,5 +1,5 @@
 import XCTest
-@testable import PulldownApp
+@testable import PulldownDataFile
 
 /// `WatchState`: when `--watch` reads the file, and that each problem is said once.
 final class WatchStateTests: XCTestCase {

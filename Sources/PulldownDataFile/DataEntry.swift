@@ -1,5 +1,7 @@
 import CJansson
 import Foundation
+import InvalidInput
+import ItemFields
 import PulldownFeed
 
 /// One entry of a data file, parsed: the fields the feed reads, checked, and the item's own.

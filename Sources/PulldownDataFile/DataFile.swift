@@ -1,11 +1,12 @@
 import CJansson
 import Foundation
+import ItemFields
 import PulldownFeed
 
 /// A `--data` file as a source of items: a JSON array of items, an object of collections (an
 /// `items` array, or json-server's `db.json`, whose first array of objects, or the one
 /// `--collection` names, holds the items), or one item object a line (NDJSON). Read as a stream
-/// (`DataFileReader`): each entry is parsed by Jansson on its own, as request bodies are (strict
+/// (`DataFileReader`): Jansson reads each entry on its own, as it reads request bodies (strict
 /// JSON, UTF-8 checked, repeated names refused), so memory stays bounded whatever the size of the
 /// file; only where each entry lies is kept, to read it again when the feed stores it.
 ///
@@ -19,14 +20,14 @@ final class DataFile: ImportSource {
     /// What the store took in from the file before, if anything.
     private let previous: TakenIn?
     /// The file's shape as read last.
-    private(set) var shape: EntryScanner.Shape
+    private(set) var shape: EntryLoop.Shape
     /// false under `--watch`: an entry still being written at the end is left for later, and a
     /// bad entry stops the reading there (`failure`) instead of failing it.
     private let strict: Bool
     /// Where each entry `forEachEntry` handed on lies, to read it again: 16 bytes an entry.
     private var places: [(offset: Int64, length: Int32, line: Int32)] = []
     /// The entry being read, for messages.
-    private var current: EntryScanner.Value?
+    private var current: (role: EntryLoop.Value.Role, start: EntryLoop.Position)?
     /// Where the last `forEachEntry` stopped, and why, when not strict.
     private(set) var stopped: DataFileReader.Progress?
     /// What it returned: the store's new mark once the entries are in.
@@ -71,7 +72,7 @@ final class DataFile: ImportSource {
 
     /// Reads from `checkpoint` (whose bytes hash to `bytes`, the entries before it chained to
     /// `chain`), each entry to `body`, but for the first ones that must match `previous`.
-    private func read(from checkpoint: EntryScanner.Checkpoint, bytes: [UInt8]? = nil, chain start: [UInt8]? = nil,
+    private func read(from checkpoint: EntryLoop.Checkpoint, bytes: [UInt8]? = nil, chain start: [UInt8]? = nil,
                       matching previous: TakenIn? = nil, _ body: (ImportedItem) throws -> Void) throws -> DataSourceMark {
         places.removeAll()
         var chain = EntryChain(digest: start)
@@ -80,12 +81,10 @@ final class DataFile: ImportSource {
         let progress: DataFileReader.Progress
         do {
             progress = try DataFileReader(path: path, collection: collection).read(from: checkpoint, digest: bytes, strict: strict) { value, digestToHere in
-                current = value
+                current = (value.role, value.start)
                 if case .entry(let index) = value.role { progressLine?.read(index + 1, upTo: value.end.offset) }
                 if case .entry(let index) = value.role, index < taken {
-                    let parsed = try parse(value.bytes, at: value)
-                    defer { json_decref(parsed) }
-                    chain.add(EntryChain.canonical(parsed))
+                    chain.add(EntryChain.canonical(value.json))
                     if index == taken - 1 {
                         // The file is the same so far: by its entries, or (a mark of before) by its bytes.
                         guard previous?.chain.map({ $0 == chain.digest }) ?? (digestToHere() == previous?.bytes) else {
@@ -95,16 +94,15 @@ final class DataFile: ImportSource {
                     }
                     return
                 }
-                guard let (item, canonical) = try decode(value.bytes, at: value) else { return }
+                guard let (item, canonical) = try decode(value.json, at: current) else { return }
                 try body(item)
                 chain.add(canonical)
                 places.append((value.start.offset, Int32(value.end.offset - value.start.offset), Int32(value.start.line)))
             }
-        } catch .unreadable(let reason) {
-            throw DataFileError(path: path, "cannot be read: \(reason)")
-        } catch .prefixDiffers {
+        } catch {
             // For `forEachEntry`, which reads the entries themselves then.
-            throw DataFileReader.Problem.prefixDiffers
+            if case .prefixDiffers = error { throw error }
+            throw DataFileError(path: path, "cannot be read: \(error)")
         }
         stopped = progress
         if let failure = progress.failure as? DataFileError, failure.diverged { throw failure }
@@ -127,7 +125,9 @@ final class DataFile: ImportSource {
             let place = places[number]
             try handle.seek(toOffset: UInt64(place.offset))
             let bytes = Array(try handle.read(upToCount: Int(place.length)) ?? Data())
-            guard bytes.count == Int(place.length), let (item, _) = try decode(bytes, at: nil) else {
+            let parsed = try parse(bytes)
+            defer { json_decref(parsed) }
+            guard bytes.count == Int(place.length), let (item, _) = try decode(parsed, at: nil) else {
                 throw DataFileError(path: path, "changed while it was being imported")
             }
             return item
@@ -144,15 +144,18 @@ final class DataFile: ImportSource {
             return DataFileError(path: path, "\(place(current)): \(first)")
         case ImportError.storeHoldsOtherItems(let fromAnotherFile):
             return DataFileError(path: path, Self.refusal(fromAnotherFile: fromAnotherFile), diverged: fromAnotherFile)
-        case EntryScanner.Failure.noCollection(let wanted?):
+        case EntryLoop.Failure.noCollection(let wanted?):
             return DataFileError(path: path, "the object has no member \(wanted) holding an array of items (--collection \(wanted))")
-        case EntryScanner.Failure.noCollection(nil):
+        case EntryLoop.Failure.noCollection(nil):
             return DataFileError(path: path, "the object has no array of items: no items member, and no member holding an "
                                  + "array of objects (name the one to import with --collection NAME)")
-        case EntryScanner.Failure.malformed(let position, let reason):
+        case EntryLoop.Failure.malformed(let position, let reason):
             return DataFileError(path: path, "line \(position.line), column \(position.column): malformed JSON: \(reason)")
-        case EntryScanner.Failure.tooLarge(let role, let field, let position):
-            let limit = "over the \(EntryScanner.maximumValueBytes >> 20) MiB an entry may take"
+        case EntryLoop.Failure.commaAfterLine(let position):
+            return DataFileError(path: path, "line \(position.line): NDJSON has one object a line and nothing after it: remove "
+                                 + "the comma at the end of each line (or make the file a JSON array: [ … ])")
+        case EntryLoop.Failure.tooLarge(let role, let field, let position):
+            let limit = "over the \(EntryLoop.maximumValueBytes >> 20) MiB an entry may take"
             guard case .entry(let index) = role else {
                 return DataFileError(path: path, "line \(position.line): the member \(Self.name(role)) is \(limit)")
             }
@@ -170,12 +173,12 @@ final class DataFile: ImportSource {
                 + "start with --reset to delete them and import this file"
     }
 
-    private static func name(_ role: EntryScanner.Value.Role) -> String {
+    private static func name(_ role: EntryLoop.Value.Role) -> String {
         if case .member(let name) = role { return name }
         return "items"
     }
 
-    private func place(_ value: EntryScanner.Value?) -> String {
+    private func place(_ value: (role: EntryLoop.Value.Role, start: EntryLoop.Position)?) -> String {
         guard let value, case .entry(let index) = value.role else { return "entry" }
         return place(index: index, line: value.start.line)
     }
@@ -184,24 +187,18 @@ final class DataFile: ImportSource {
         shape == .lines ? "entry \(index) (line \(line))" : "entry \(index)"
     }
 
-    /// The file's shape, from its first line (`ShapeProbe`), or why it has none.
-    private static func shape(of path: String, collection: String?) throws(DataFileError) -> EntryScanner.Shape {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw DataFileError(path: path, "cannot be read: \(String(cString: strerror(errno)))")
-        }
-        defer { try? handle.close() }
-        var probe = ShapeProbe(collection: collection)
-        var first = true
-        while probe.verdict == .undecided {
-            let chunk = handle.readData(ofLength: DataFileReader.chunkBytes)
-            if first, let encoding = ShapeProbe.encoding(of: Array(chunk.prefix(4))) {
+    /// The file's shape, from its first line (`EntryLoop.shape`), or why it has none.
+    private static func shape(of path: String, collection: String?) throws(DataFileError) -> EntryLoop.Shape {
+        let verdict: EntryLoop.Verdict
+        do {
+            verdict = try DataFileReader(path: path, collection: collection).shape()
+        } catch {
+            if case .notUTF8(let encoding) = error {
                 throw DataFileError(path: path, "the file is \(encoding), not UTF-8: save it as UTF-8, as JSON files are")
             }
-            first = false
-            if chunk.isEmpty { probe.finish() }
-            chunk.withUnsafeBytes { probe.feed($0.bindMemory(to: UInt8.self)) }
+            throw DataFileError(path: path, "cannot be read: \(error)")
         }
-        guard case .shape(let shape) = probe.verdict else {
+        guard case .shape(let shape) = verdict else {
             throw DataFileError(path: path, "line 1: not a JSON array of items, an object of collections (an items array, "
                                 + "or a db.json of arrays), or one item object a line")
         }
@@ -211,30 +208,20 @@ final class DataFile: ImportSource {
         return shape
     }
 
-    /// The value in `bytes` (read at `value`, nil when read again), parsed: the caller's to decref.
-    private func parse(_ bytes: [UInt8], at value: EntryScanner.Value?) throws(DataFileError) -> UnsafeMutablePointer<json_t> {
+    /// An entry read again (`entries(at:)`), parsed: the caller's to decref.
+    private func parse(_ bytes: [UInt8]) throws(DataFileError) -> UnsafeMutablePointer<json_t> {
         var error = json_error_t()
         let parsed = bytes.withUnsafeBytes { raw in
             json_loadb(raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count, Int(JSON_REJECT_DUPLICATES | JSON_DECODE_ANY), &error)
         }
-        guard let parsed else {
-            let start = value?.start ?? EntryScanner.Position()
-            if shape == .lines, Self.endsWithAComma(bytes) {
-                throw DataFileError(path: path, "line \(start.line): NDJSON has one object a line and nothing after it: remove "
-                                    + "the comma at the end of each line (or make the file a JSON array: [ … ])")
-            }
-            let line = start.line + Int(error.line) - 1
-            let column = error.line == 1 ? start.column - 1 + Int(error.column) : Int(error.column)
-            throw DataFileError(path: path, "line \(line), column \(column): malformed JSON: \(JSONBody.text(of: error))")
-        }
+        guard let parsed else { throw DataFileError(path: path, "changed while it was being imported") }
         return parsed
     }
 
-    /// The entry in `bytes` (read at `value`, nil when read again) and its canonical form, or
-    /// nil for another member of an object, which needs only to be JSON.
-    private func decode(_ bytes: [UInt8], at value: EntryScanner.Value?) throws(DataFileError) -> (ImportedItem, [UInt8])? {
-        let parsed = try parse(bytes, at: value)
-        defer { json_decref(parsed) }
+    /// The entry `parsed` (read at `value`, nil when read again) and its canonical form, or nil
+    /// for another member of an object, which needs only to be JSON.
+    private func decode(_ parsed: UnsafeMutablePointer<json_t>,
+                        at value: (role: EntryLoop.Value.Role, start: EntryLoop.Position)?) throws(DataFileError) -> (ImportedItem, [UInt8])? {
         if let value, case .member = value.role { return nil }
         guard parsed.pointee.type == JSON_OBJECT else { throw DataFileError(path: path, "\(place(value)): must be a JSON object") }
         // Before its pictures are resolved and its id moved: as the file says it.
@@ -251,37 +238,24 @@ final class DataFile: ImportSource {
 
 /// The data file the command line names (`--data`, `--collection`), with the table of the
 /// pictures it names, which the server serves for as long as it runs.
-struct DataFileReference: Sendable {
-    let path: String
+public struct DataFileReference: Sendable {
+    public let path: String
     /// The member of an object that holds the items; nil: `items`, else the first array of objects.
-    let collection: String?
-    let pictures: DataPictures
+    public let collection: String?
+    public let pictures: DataPictures
 
-    init(path: String, collection: String? = nil) {
+    public init(path: String, collection: String? = nil) {
         self.path = path
         self.collection = collection
         pictures = DataPictures(dataFile: path)
     }
 }
 
-extension DataFile {
-    /// Whether `line` is one JSON value followed by a comma: NDJSON written as a list.
-    static func endsWithAComma(_ line: [UInt8]) -> Bool {
-        guard line.last == UInt8(ascii: ",") else { return false }
-        var error = json_error_t()
-        let parsed = line.dropLast().withUnsafeBytes { raw in
-            json_loadb(raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count, Int(JSON_DECODE_ANY), &error)
-        }
-        defer { parsed.map { json_decref($0) } }
-        return parsed != nil
-    }
-}
-
 /// Why a data file cannot be used: one line, naming the file (exit code 1).
-struct DataFileError: Error, CustomStringConvertible {
-    let description: String
+public struct DataFileError: Error, CustomStringConvertible {
+    public let description: String
     /// The store holds items from a data file, and this file does not begin as that one did.
-    let diverged: Bool
+    public let diverged: Bool
 
     init(path: String, _ problem: String, diverged: Bool = false) {
         description = "\(path): \(problem)"

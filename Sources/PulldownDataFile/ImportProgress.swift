@@ -24,18 +24,18 @@ struct ImportProgress {
     mutating func read(_ entries: Int, upTo offset: Int64, now: Double) -> String? {
         guard due(now) else { return nil }
         let estimate = offset > 0 ? Self.rounded(Int64(Double(entries) * Double(fileBytes) / Double(offset))) : 0
-        return "reading \(name): \(ServingLine.number(entries)) of about \(ServingLine.number(max(estimate, Int64(entries)))) entries"
+        return "reading \(name): \(Thousands.grouped(entries)) of about \(Thousands.grouped(max(estimate, Int64(entries)))) entries"
     }
 
     /// The line after `stored` of `total` entries were stored; nil when too soon.
     mutating func stored(_ stored: Int, of total: Int, now: Double) -> String? {
         guard due(now) else { return nil }
-        return "storing \(name): \(ServingLine.number(stored)) of \(ServingLine.number(total)) entries"
+        return "storing \(name): \(Thousands.grouped(stored)) of \(Thousands.grouped(total)) entries"
     }
 
     /// The line that ends it.
     func finished(entries: Int, now: Double) -> String {
-        "imported \(ServingLine.number(entries)) entr\(entries == 1 ? "y" : "ies") from \(name) in \(String(format: "%.1f", now - started)) s"
+        "imported \(Thousands.grouped(entries)) entr\(entries == 1 ? "y" : "ies") from \(name) in \(String(format: "%.1f", now - started)) s"
     }
 
     private mutating func due(_ now: Double) -> Bool {

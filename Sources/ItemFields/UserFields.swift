@@ -1,35 +1,36 @@
 import CJansson
 import Foundation
+import InvalidInput
 
 /// The rules for an item's own fields, beside `title`, `body` and `author`: `avatar`, `url` and
 /// `image` have a shape a page can rely on (an image states its size, so the space is reserved
 /// before it arrives); every other field is kept as given, within `maximumBytes` and
 /// `maximumDepth`. The one check for a posted item and an entry of a data file.
-enum UserFields {
+public enum UserFields {
     /// The compact JSON of all of an item's own fields together.
-    static let maximumBytes = 16 * 1024
+    public static let maximumBytes = 16 * 1024
     /// Levels of objects and arrays, the item itself counting as one.
-    static let maximumDepth = 8
-    static let maximumURLLength = 2048
-    static let maximumAltLength = 1000
-    static let imageSides: ClosedRange<Int64> = 1...100_000
+    public static let maximumDepth = 8
+    public static let maximumURLLength = 2048
+    public static let maximumAltLength = 1000
+    public static let imageSides: ClosedRange<Int64> = 1...100_000
     /// The fields of `image`.
-    static let imageKeys = ["url", "width", "height", "alt"]
+    public static let imageKeys = ["url", "width", "height", "alt"]
 
-    enum Reason {
-        static let link = "must be an http(s) URL or a path starting with / (at most \(maximumURLLength) characters)"
-        static let object = "must be an object with url, width and height"
-        static let assigned = "is assigned by the server"
-        static let size = "must be an integer from \(imageSides.lowerBound) to \(imageSides.upperBound)"
-        static let alt = "must be a string of at most \(maximumAltLength) characters"
-        static let tooLarge = "the item's own fields must come to at most \(maximumBytes) bytes of JSON"
-        static let tooDeep = "must nest at most \(maximumDepth) levels of objects and arrays"
+    public enum Reason {
+        public static let link = "must be an http(s) URL or a path starting with / (at most \(maximumURLLength) characters)"
+        public static let object = "must be an object with url, width and height"
+        public static let assigned = "is assigned by the server"
+        public static let size = "must be an integer from \(imageSides.lowerBound) to \(imageSides.upperBound)"
+        public static let alt = "must be a string of at most \(maximumAltLength) characters"
+        public static let tooLarge = "the item's own fields must come to at most \(maximumBytes) bytes of JSON"
+        public static let tooDeep = "must nest at most \(maximumDepth) levels of objects and arrays"
     }
 
     /// Checks the fields of `object` other than `core` and `reserved` (refused: the server sets
     /// them), noting each problem under its path (`image.width`) with `prefix` before it; returns
     /// them as compact JSON object text, empty when there are none.
-    static func check(_ object: UnsafeMutablePointer<json_t>, core: [String], reserved: [String],
+    public static func check(_ object: UnsafeMutablePointer<json_t>, core: [String], reserved: [String],
                       prefix: String = "", into invalid: inout InvalidParameters) -> String {
         guard let own = json_object() else { return "" }
         defer { json_decref(own) }
@@ -60,20 +61,20 @@ enum UserFields {
     /// `<`, `>` and `&` as `\u003c`, `\u003e`, `\u0026`, as `JSONWriter` writes them: outside
     /// strings JSON has none, and escaped they can never close a script element that a client
     /// pastes an item's JSON into.
-    static func htmlSafe(_ json: String) -> String {
+    public static func htmlSafe(_ json: String) -> String {
         guard json.utf8.contains(where: { $0 == 0x3C || $0 == 0x3E || $0 == 0x26 }) else { return json }
         return json.replacingOccurrences(of: "<", with: "\\u003c").replacingOccurrences(of: ">", with: "\\u003e")
             .replacingOccurrences(of: "&", with: "\\u0026")
     }
 
     /// A string that is an absolute http(s) URL or a path on this server; null counts as absent.
-    static func isLink(_ value: UnsafeMutablePointer<json_t>) -> Bool {
+    public static func isLink(_ value: UnsafeMutablePointer<json_t>) -> Bool {
         if value.pointee.type == JSON_NULL { return true }
         guard let text = string(value) else { return false }
         return isLink(text)
     }
 
-    static func isLink(_ text: String) -> Bool {
+    public static func isLink(_ text: String) -> Bool {
         guard !text.isEmpty, text.unicodeScalars.count <= maximumURLLength,
               !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else { return false }
         // Bytes, not characters: "/" and a combining mark after it are one Swift Character.
@@ -134,14 +135,14 @@ enum UserFields {
     }
 
     /// The text of a JSON string, nil for any other kind.
-    static func string(_ value: UnsafeMutablePointer<json_t>) -> String? {
+    public static func string(_ value: UnsafeMutablePointer<json_t>) -> String? {
         guard value.pointee.type == JSON_STRING else { return nil }
         let bytes = UnsafeRawBufferPointer(start: json_string_value(value), count: json_string_length(value))
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A JSON integer, or a real with an integral value (JSON does not tell 13 from 13.0).
-    static func integer(_ value: UnsafeMutablePointer<json_t>) -> Int64? {
+    public static func integer(_ value: UnsafeMutablePointer<json_t>) -> Int64? {
         switch value.pointee.type {
         case JSON_INTEGER: return Int64(json_integer_value(value))
         case JSON_REAL: return Int64(exactly: json_real_value(value))

@@ -1,10 +1,12 @@
-/// What `EntryScanner` reads and finds: the shapes and limits, places in the file, the values,
+import CJansson
+
+/// What `EntryLoop` reads and finds: the shapes and limits, places in the file, the values,
 /// the checkpoints to go on from, and its failures.
-extension EntryScanner {
+extension EntryLoop {
     enum Shape: String {
         /// A JSON array of items.
         case array
-        /// An object whose collection (the `items` member, or another array: see `EntryScanner`)
+        /// An object whose collection (the `items` member, or another array: see `EntryLoop`)
         /// is the array of items.
         case items
         /// One item object a line (NDJSON).
@@ -15,6 +17,8 @@ extension EntryScanner {
     static let maximumValueBytes = 1 << 20
     /// Levels of objects and arrays in a value: far above what an item may have (`UserFields`).
     static let maximumDepth = 64
+    /// A member name of an object of collections may be this long, quotes aside.
+    static let maximumNameBytes = 1024
 
     struct Position: Equatable {
         var offset: Int64 = 0
@@ -23,7 +27,7 @@ extension EntryScanner {
         var column = 0
     }
 
-    /// Where reading stopped after an entry: enough to scan on from there (`--watch`, or a
+    /// Where reading stopped after an entry: enough to read on from there (`--watch`, or a
     /// restart with a file that grew).
     struct Checkpoint: Equatable {
         var shape: Shape
@@ -33,14 +37,15 @@ extension EntryScanner {
     }
 
     /// A value found in the file: an entry, or another member of the `items` object (checked to
-    /// be JSON, then left alone).
+    /// be JSON, then left alone), as Jansson parsed it.
     struct Value {
         enum Role: Equatable {
             case entry(Int)
             case member(String)
         }
         let role: Role
-        let bytes: [UInt8]
+        /// The reader's to decref once it is handed on.
+        let json: UnsafeMutablePointer<json_t>
         /// Of the value's first character.
         let start: Position
         /// Just past its last byte.
@@ -54,5 +59,9 @@ extension EntryScanner {
         case noCollection(String?)
         /// A value over `maximumValueBytes`; `field` is the member of it being read then.
         case tooLarge(Value.Role, field: String?, Position)
+        /// A line of NDJSON is one value and a comma.
+        case commaAfterLine(Position)
+        /// The file could not be read (errno's words).
+        case unreadable(String)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Hashing
 import PulldownFeed
 import XCTest
-@testable import PulldownApp
+@testable import PulldownDataFile
 
 /// What the store remembers of a data file: its entries, compared by what they say, so a file
 /// saved again differently is the same file; and a mark written before entries were compared

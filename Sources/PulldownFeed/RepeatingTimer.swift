@@ -3,10 +3,10 @@ import Synchronization
 
 /// A Dispatch timer that calls its handler on `queue` every `interval` seconds, the first time
 /// one interval after it is made, until it is cancelled.
-final class RepeatingTimer: Sendable {
+public final class RepeatingTimer: Sendable {
     private let source: Mutex<any DispatchSourceTimer>
 
-    init(every interval: Double, on queue: DispatchQueue, _ handler: @escaping @Sendable () -> Void) {
+    public init(every interval: Double, on queue: DispatchQueue, _ handler: @escaping @Sendable () -> Void) {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + interval, repeating: interval)
         timer.setEventHandler(handler: handler)
@@ -14,7 +14,7 @@ final class RepeatingTimer: Sendable {
         source = Mutex(timer)
     }
 
-    func cancel() {
+    public func cancel() {
         source.withLock { $0.cancel() }
     }
 }

@@ -1,0 +1,46 @@
+/// Every invalid parameter of one request, collected so that one 400 names them all in
+/// `invalid_params`: the one way the API checks what a client sent, in the query, a header or
+/// the body. Each reason is written once, here. Below HTTP, so a data file's entries are
+/// checked with it too; the 400 is the API's (`check`).
+public struct InvalidParameters: Sendable {
+    public private(set) var all: [InvalidParam] = []
+
+    public init() {}
+}
+
+public extension InvalidParameters {
+    mutating func add(_ name: String, _ reason: String) {
+        all.append(InvalidParam(name: name, reason: reason))
+    }
+
+    /// The value read, or nil with its problem noted.
+    mutating func take<Value>(_ read: Result<Value?, InvalidParam>) -> Value? {
+        switch read {
+        case .success(let value):
+            return value
+        case .failure(let param):
+            all.append(param)
+            return nil
+        }
+    }
+
+    func contains(_ name: String) -> Bool {
+        all.contains { $0.name == name }
+    }
+
+    enum Reason {
+        public static func integer(in range: ClosedRange<Int64>) -> String {
+            "must be an integer from \(range.lowerBound) to \(range.upperBound)"
+        }
+        public static func oneOf(_ values: [Int]) -> String {
+            oneOf(values.map(String.init))
+        }
+        public static func oneOf(_ listed: [String]) -> String {
+            "must be " + listed.dropLast().joined(separator: ", ") + " or " + listed.last!
+        }
+        public static let repeated = "must be given at most once"
+        public static let required = "is required"
+        public static let string = "must be a string"
+        public static let unknownField = "is not a known field"
+    }
+}

@@ -1,0 +1,17 @@
+import InvalidInput
+import PulldownHTTP
+
+/// How the API refuses what `InvalidParameters` collected: one 400 naming every parameter.
+extension InvalidParameters {
+    /// Throws the 400 naming every parameter noted, if any; `detail` says where they were.
+    func check(_ detail: String) throws(Problem) {
+        guard all.isEmpty else { throw Problem.badRequest(detail, invalidParams: all) }
+    }
+}
+
+extension InvalidParameters.Reason {
+    /// Written as the command line's options are (`ConfigurationParser.format`).
+    static func number(in range: ClosedRange<Double>) -> String {
+        "must be a number from \(ConfigurationParser.format(range.lowerBound)) to \(ConfigurationParser.format(range.upperBound))"
+    }
+}
