@@ -2,8 +2,9 @@ import Hashing
 
 /// The identity of one browser session: 128 random bits.
 ///
-/// Only `SessionTokens` should turn client input into a `SessionID`; `init?(hex:)` exists for
-/// storage and tests and does not prove the id was issued by this server.
+/// Only `SessionTokens` should turn client input into a trusted `SessionID`; `init?(hex:)`
+/// exists for storage, tests and naming a client (the id alone, without its token, lets no one
+/// act as the session), and does not prove the id was issued by this server.
 public struct SessionID: Sendable, Hashable {
     let high: UInt64
     let low: UInt64
@@ -20,7 +21,7 @@ public struct SessionID: Sendable, Hashable {
     }
 
     /// Parses exactly 32 lowercase hex characters.
-    init?(hex: String) {
+    public init?(hex: String) {
         guard let bytes = Hex.decode(hex), bytes.count == 16 else { return nil }
         self.init(bytes: bytes)
     }
