@@ -50,7 +50,7 @@ final class NetworkProfilesTests: XCTestCase {
         _ = try profiles.set(put(#"{"preset": "3g"}"#), for: session.id)
         XCTAssertEqual(profiles.session(of: request("/api/items", token: session.token))?.profile?.preset, "3g")
         XCTAssertEqual(profiles.session(of: request("/media/demo/image-1.png", token: session.token, cookie: true))?.profile?.preset, "3g")
-        for path in ["/api/demo", "/api/demo/profile", "/demo/panel.js"] {
+        for path in ["/api/demo", "/api/demo/profile", "/demo/panel.js", "/trust", "/trust/pulldown-ca.pem"] {
             let found = profiles.session(of: request(path, token: session.token))
             XCTAssertEqual(found?.id, session.id, path)
             XCTAssertNil(found?.profile, path)
@@ -72,6 +72,9 @@ final class NetworkProfilesTests: XCTestCase {
         let session = tokens.issue()
         XCTAssertThrowsError(try profiles.client(named: session.id.hex)) { XCTAssertEqual(($0 as? Problem)?.status, 404) }
         XCTAssertEqual(try profiles.client(named: session.token), session.id)
+        XCTAssertThrowsError(try profiles.client(named: session.id.hex + String(repeating: "0", count: 32))) {
+            XCTAssertEqual(($0 as? Problem)?.status, 404, "a token this server did not sign names no one")
+        }
         _ = profiles.session(of: request("/", token: session.token))
         XCTAssertEqual(try profiles.client(named: session.id.hex), session.id)
         XCTAssertThrowsError(try profiles.client(named: "phone")) {

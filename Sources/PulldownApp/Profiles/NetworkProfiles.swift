@@ -85,9 +85,10 @@ final class NetworkProfiles: Sendable {
         return request.cookie(SessionResolver.cookieName).first
     }
 
-    /// The Demo panel's files and the demo API: never slowed, never offline.
+    /// The demo API, the Demo panel's files and the trust page: never slowed, never offline, so
+    /// a profile can always be taken off and a phone can always be set up.
     static func isExempt(_ path: String) -> Bool {
-        path == "/api/demo" || path.hasPrefix("/api/demo/") || path.hasPrefix("/demo/")
+        ["/api/demo", "/demo", "/trust"].contains { path == $0 || path.hasPrefix($0 + "/") }
     }
 
     // MARK: The API
@@ -101,9 +102,12 @@ final class NetworkProfiles: Sendable {
             }
             return id
         }
-        if let id = tokens.verify(text) { return id }
-        throw Problem.badRequest("The client is not one this server knows.",
-                                 invalidParams: [.init(name: "client", reason: "must be a client id (32 hex digits) or its session token")])
+        if SessionTokens.claimedID(text) != nil {
+            guard let id = tokens.verify(text) else { throw Problem.notFound("No session has this token.") }
+            return id
+        }
+        throw Problem.badRequest("The client is named neither by its id nor by its session token.",
+                                 invalidParams: [.init(name: "client", reason: "must be 32 or 64 lowercase hex digits")])
     }
 
     func client(_ id: SessionID) -> ClientProfiles.Client {

@@ -19,7 +19,7 @@ struct ProfileEndpoints: Sendable {
         let path = "/api/demo/clients/{client}/profile"
         for method in ["GET", "PUT", "DELETE"] {
             router.add(method, path) { request in
-                API.answer { try change(request, for: profiles.client(named: request.pathParameters["client"] ?? "")) }
+                API.answer { try change(request) { () throws(Problem) in try profiles.client(named: request.pathParameters["client"] ?? "") } }
             }
             router.add(method, "/api/demo/profile") { request in own(request) }
         }
@@ -41,24 +41,24 @@ struct ProfileEndpoints: Sendable {
     private func own(_ request: HTTPRequest) -> HTTPResponse {
         let session = sessions.resolve(request)
         profiles.saw(token: session.token, id: session.id)
-        var response = API.answer { try change(request, for: session.id) }
+        var response = API.answer { try change(request) { session.id } }
         sessions.stamp(&response, with: session)
         return response
     }
 
     /// GET shows the client, PUT sets its profile, DELETE takes it off; each answers the client.
-    private func change(_ request: HTTPRequest, for id: SessionID) throws(Problem) -> HTTPResponse {
-        let client: ClientProfiles.Client
+    /// A body is checked before the client is looked up, so a bad one is a 400 whoever it names.
+    private func change(_ request: HTTPRequest, of client: () throws(Problem) -> SessionID) throws(Problem) -> HTTPResponse {
+        let answer: ClientProfiles.Client
         switch request.method {
         case "PUT":
             let profile = try NetworkProfile(JSONBody(request, emptyAllowed: false), now: profiles.now)
-            client = try profiles.set(profile, for: id)
+            answer = try profiles.set(profile, for: client())
         case "DELETE":
-            client = try profiles.set(nil, for: id)
+            answer = try profiles.set(nil, for: client())
         default:
-            client = profiles.client(id)
+            answer = profiles.client(try client())
         }
-        return DemoEndpoints.uncached(.json(NetworkProfiles.json(client)))
+        return DemoEndpoints.uncached(.json(NetworkProfiles.json(answer)))
     }
-
 }
