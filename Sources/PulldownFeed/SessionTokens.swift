@@ -56,7 +56,7 @@ public struct SessionTokens: Sendable {
     /// `verify` before trusting it.
     public static func claimedID(_ token: String) -> SessionID? {
         guard token.utf8.count == 64 else { return nil }
-        return SessionID(hex: String(token.utf8.prefix(32))!)
+        return SessionID(hexDigits: token.utf8.prefix(32))
     }
 
     /// The first `macLength` bytes of the id's HMAC.

@@ -94,6 +94,18 @@ final class NetworkProfilesTests: XCTestCase {
         XCTAssertEqual(told[1], #"{"client":"\#(session.id.hex)","lastSeen":null,"profile":null}"#)
     }
 
+    func testGoingOfflineClosesTheClientsOpenStreamsAndNoOneElses() throws {
+        let (offline, other) = (tokens.issue(), tokens.issue())
+        let (mine, theirs) = (ResponseStream(), ResponseStream())
+        profiles.opened(mine, by: offline.id, profile: nil)
+        profiles.opened(theirs, by: other.id, profile: nil)
+        _ = try profiles.set(put(#"{"preset": "3g"}"#), for: offline.id)
+        XCTAssertFalse(mine.isClosed, "slow is not offline")
+        _ = try profiles.set(put(#"{"preset": "offline-10s"}"#), for: offline.id)
+        XCTAssertTrue(mine.isClosed)
+        XCTAssertFalse(theirs.isClosed)
+    }
+
     func testPastTheBoundANewProfileIsA409() throws {
         for _ in 0..<ClientProfiles.maxProfiles { _ = try profiles.set(put(#"{"latencyMs": 1}"#), for: tokens.issue().id) }
         XCTAssertThrowsError(try profiles.set(put(#"{"latencyMs": 1}"#), for: tokens.issue().id)) {

@@ -49,15 +49,17 @@ struct ClientProfiles {
     /// A request carrying `token`, which names `id`, arrived at `now`.
     mutating func arrived(token: String, id: SessionID, now: Date) -> Arrival {
         turnGeneration(now: now)
-        if current[id]?.token == token {
-            current[id]?.at = now
-            return .known(profiles[id])
+        // One hash of the id for the common case, and none for its profile when there are none.
+        let profile = profiles.isEmpty ? nil : profiles[id]
+        if let index = current.index(forKey: id), current.values[index].token == token {
+            current.values[index].at = now
+            return .known(profile)
         }
         if previous[id]?.token == token {
             record(token: token, id: id, now: now)
-            return .known(profiles[id])
+            return .known(profile)
         }
-        return .unknown(profiles[id], canRecord: current.count < Self.maxSeen)
+        return .unknown(profile, canRecord: current.count < Self.maxSeen)
     }
 
     /// Records a session whose token was verified, if there is room.

@@ -14,8 +14,9 @@ final class NetworkProfiles: Sendable {
     private let tokens: SessionTokens
     private let clock: any FeedClock
     private let changed: @Sendable ([UInt8]) -> Void
-    /// The open event streams of clients with a profile, to drop when they go offline.
-    private let streams = Mutex<[SessionID: [WeakStream]]>([:])
+    /// The open event streams of each session, to drop when it goes offline; swept of the
+    /// sessions whose streams all ended once there are `sweepAt` of them.
+    private let streams = Mutex<(open: [SessionID: [WeakStream]], sweepAt: Int)>(([:], 2 * ClientProfiles.maxSeen))
     /// When the offline timer rings next; nil when none is set.
     private let alarm = Mutex<Date?>(nil)
     private let timers = DispatchQueue(label: "pulldown.profiles")
@@ -53,7 +54,7 @@ final class NetworkProfiles: Sendable {
             if canRecord { state.withLock { $0.record(token: token, id: id, now: now) } }
             profile = found
         }
-        return (id, Self.isExempt(request.path) ? nil : profile)
+        return (id, profile.flatMap { Self.isExempt(request.path) ? nil : $0 })
     }
 
     /// Records a session the server resolved itself (one it may just have issued).
@@ -66,12 +67,12 @@ final class NetworkProfiles: Sendable {
     /// profile's `dropStreamsEvery` seconds (EventSource reconnects with Last-Event-ID).
     func opened(_ stream: ResponseStream, by id: SessionID, profile: NetworkProfile?) {
         streams.withLock { streams in
-            var open = streams[id, default: []].filter(\.isOpen)
-            open.append(WeakStream(stream: stream))
-            streams[id] = open
-            // Clients that left keep an entry until the next sweep: a bound, not a leak.
-            if streams.count > 2 * ClientProfiles.maxSeen {
-                streams = streams.filter { $0.value.contains(where: \.isOpen) }
+            streams.open[id] = streams.open[id, default: []].filter(\.isOpen) + [WeakStream(stream: stream)]
+            // Sessions that left keep an entry until the next sweep: a bound, not a leak, and
+            // sweeps grow apart as the sessions with streams grow in number.
+            if streams.open.count >= streams.sweepAt {
+                streams.open = streams.open.filter { $0.value.contains(where: \.isOpen) }
+                streams.sweepAt = max(2 * ClientProfiles.maxSeen, 2 * streams.open.count)
             }
         }
         guard let every = profile?.dropStreamsEvery, every > 0 else { return }
@@ -162,7 +163,7 @@ final class NetworkProfiles: Sendable {
     // MARK: Offline times
 
     private func dropStreams(of id: SessionID) {
-        let open = streams.withLock { $0.removeValue(forKey: id) ?? [] }
+        let open = streams.withLock { $0.open.removeValue(forKey: id) ?? [] }
         for weak in open { weak.stream?.close() }
     }
 
