@@ -1,8 +1,10 @@
 """A network profile for each client: two sessions fetch the same things, one throttled by its
 profile and one not; offline and back; event streams dropped and resumed; the API against the
 OpenAPI document. Times are compared with the profile's own figures (±15 %), never with fixed
-waits: what the test waits for is an answer or an event."""
+waits: what the test waits for is an answer or an event. A busy machine only ever adds time, so
+every sample must reach the profile's lower bounds, and the least delayed of three its upper."""
 import json
+import math
 import socket
 import time
 from datetime import datetime
@@ -17,6 +19,8 @@ from test_api_support import assert_problem, with_session
 PICTURE_BYTES = 100_000
 # The 3g preset's figures, as the document and the README give them.
 LATENCY, JITTER, BANDWIDTH = 0.400, 0.100, 50_000
+# Seconds offline: time enough for the checks made meanwhile, on a busy machine too.
+OFFLINE = 4
 
 
 def new_session(server):
@@ -71,15 +75,19 @@ def test_a_session_on_3g_gets_its_latency_and_bandwidth_and_the_other_session_st
     slow, fast = new_session(server), new_session(server)
     assert set_profile(server, slow, {"preset": "3g"})["profile"]["bytesPerSecond"] == BANDWIDTH
     for path in [picture, "/api/items"]:
-        status, headers, body, ttfb, transfer = timed_get(server, path, slow)
-        assert status == 200 and len(body) == int(headers["content-length"]), path
-        # The head after the latency and a draw of the jitter.
-        assert LATENCY * 0.85 <= ttfb <= (LATENCY + JITTER) * 1.15, (path, ttfb)
+        samples = [timed_get(server, path, slow) for _ in range(3)]
+        for status, headers, body, ttfb, transfer in samples:
+            assert status == 200 and len(body) == int(headers["content-length"]), path
+            # The head after the latency and a draw of the jitter, never sooner.
+            assert ttfb >= LATENCY * 0.85, (path, ttfb)
+        status, headers, body, ttfb, transfer = min(samples, key=lambda sample: sample[3])
+        assert ttfb <= (LATENCY + JITTER) * 1.15, (path, ttfb)
         if len(body) == PICTURE_BYTES:
             # 100,000 bytes at 50,000 a second: two seconds from the head to the last byte.
             assert 0.85 <= (len(body) / transfer) / BANDWIDTH <= 1.15, transfer
-        status, headers, same, ttfb, transfer = timed_get(server, path, fast)
-        assert status == 200 and same == body, path
+        others = [timed_get(server, path, fast) for _ in range(3)]
+        assert all(status == 200 and same == body for status, _, same, _, _ in others), path
+        ttfb, transfer = min(other[3] for other in others), min(other[4] for other in others)
         assert ttfb < LATENCY / 2 and transfer < len(body) / BANDWIDTH / 2, (path, ttfb, transfer)
 
 
@@ -88,7 +96,8 @@ def test_the_demo_knobs_still_apply_and_a_profile_adds_to_them(server):
     set_profile(server, slow, {"latencyMs": 300})
     http_json(server, "PATCH", "/api/demo", {"delayMs": 200}, expect=200)
     assert timed_get(server, "/api/items", slow)[3] >= 0.5 * 0.95
-    assert 0.2 * 0.95 <= timed_get(server, "/api/items", fast)[3] < 0.5
+    fast_heads = [timed_get(server, "/api/items", fast)[3] for _ in range(2)]
+    assert min(fast_heads) >= 0.2 * 0.95 and min(fast_heads) < 0.5, fast_heads
 
 
 def test_offline_answers_503_with_retry_after_and_recovers_when_its_time_is_over(server):
@@ -98,16 +107,19 @@ def test_offline_answers_503_with_retry_after_and_recovers_when_its_time_is_over
     streamed = Stream(server, headers=with_session(offline))
     assert before.status == 200 and streamed.status == 200
     set_at = time.time()
-    until = set_profile(server, offline, {"offlineFor": 2})["profile"]["offlineUntil"]
+    until = set_profile(server, offline, {"offlineFor": OFFLINE})["profile"]["offlineUntil"]
     until = datetime.fromisoformat(until.replace("Z", "+00:00")).timestamp()
-    assert set_at + 2 - 0.05 <= until <= time.time() + 2 + 0.05
+    assert set_at + OFFLINE - 0.05 <= until <= time.time() + OFFLINE + 0.05
     while streamed.next_event() is not None:
         pass   # the open stream was closed when the client went offline
     for path in ["/api/items", "/api/refresh", "/api/events", "/", "/app.css"]:
+        sent = time.time()
         reply = call(server, "POST" if path == "/api/refresh" else "GET", path, headers=with_session(offline))
         problem = assert_problem(reply, 503)
         assert problem["type"] == "tag:pulldown,2026:offline"
-        assert reply.header("Retry-After") == "2", path
+        # The whole seconds left when the server answered, between sending and receiving.
+        left = {max(1, math.ceil(until - moment)) for moment in (sent, time.time())}
+        assert int(reply.header("Retry-After")) in range(min(left), max(left) + 1), (path, reply.header("Retry-After"), left)
     assert get(server, "/api/items", headers=with_session(other)).status == 200
     assert get(server, "/api/demo/profile", headers=with_session(offline)).status == 200, "the demo API stays reachable"
     # The end of the offline time is told as an event; from then on the client is answered.
@@ -117,7 +129,7 @@ def test_offline_answers_503_with_retry_after_and_recovers_when_its_time_is_over
         if event.name == "demo" and event.data.get("client") == client:
             if event.data["profile"] is None:
                 break
-            assert event.data["profile"]["offlineFor"] == 2
+            assert event.data["profile"]["offlineFor"] == OFFLINE
     assert time.time() >= until - 0.05
     assert get(server, "/api/items", headers=with_session(offline)).status == 200
     assert http_json(server, "GET", "/api/demo/profile", session=offline)[2]["profile"] is None

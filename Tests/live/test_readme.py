@@ -37,5 +37,6 @@ def test_the_slow_phone_lines_run_as_written_and_slow_only_the_phone(start_serve
     assert run.returncode == 0, f"{run.stderr}\n{script}"
     head = float(re.search(r"phone: ([\d.]+) s to the head", run.stdout).group(1))
     laptop = float(re.search(r"^laptop: ([\d.]+) s$", run.stdout, re.M).group(1))
-    assert head >= 0.4 * 0.85 and laptop < 0.4 / 2, run.stdout
+    # The phone's head waits its latency; the laptop's whole answer comes sooner, busy machine or not.
+    assert head >= 0.4 * 0.85 and laptop < head, run.stdout
     assert "503, Retry-After: 10" in run.stdout, run.stdout
