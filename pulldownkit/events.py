@@ -32,11 +32,12 @@ class Event:
 class Stream:
     """One open GET /api/events: its status, headers, and the events as they arrive."""
 
-    def __init__(self, server, query="", last_event_id=None, timeout=10):
+    def __init__(self, server, query="", last_event_id=None, timeout=10, headers=None):
         self.sock = socket.create_connection((server.host, server.port), timeout=timeout)
         if getattr(server, "tls", None):  # an https:// server: the same stream inside TLS
             self.sock = server.tls.wrap_socket(self.sock, server_hostname=server.host)
         extra = f"Last-Event-ID: {last_event_id}\r\n" if last_event_id is not None else ""
+        extra += "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
         # The Host a client sends: the items' pictures are written under it.
         self.sock.sendall(f"GET /api/events{query} HTTP/1.1\r\nHost: {server.host}:{server.port}\r\n"
                           f"Accept: text/event-stream\r\n{extra}\r\n".encode())

@@ -1,5 +1,6 @@
 """A background process that is stopped by its PID, never by name: pulldown itself, or the
 nginx the benchmark compares it with."""
+import os
 import pathlib
 import signal
 import subprocess
@@ -27,6 +28,11 @@ class Process:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
         raise RuntimeError(f"no VmRSS for pid {self.process.pid}")
+
+    def cpu_seconds(self):
+        """User and system CPU time the process has used so far."""
+        fields = pathlib.Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def rss_mb(self):
         return self.rss_kib() / 1024

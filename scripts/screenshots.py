@@ -92,6 +92,25 @@ def demo_panel(browser, start, tmp):
         tab.close()
 
 
+def this_device(browser, start, tmp):
+    """19 and 20: the Demo panel's "This device" on a network profile: 3G tapped on the phone
+    (pages and pictures come slowly), Offline 10 s clicked on a desktop."""
+    server = start(tmp / "device.sqlite", seed=50)
+    for name, options, preset, said in (
+            ("19-this-device-3g.png", PHONE, "3G", "This device is on 3G: pages and pictures come slowly."),
+            ("20-this-device-offline-desktop.png", DESKTOP, "Offline 10\u00a0s", "This device is offline for 10 s.")):
+        tab = new_tab(browser, server, options).open()
+        tab.page.tap("#demo") if options is PHONE else tab.page.click("#demo")
+        choice = tab.page.get_by_role("radio", name=preset)
+        choice.wait_for()
+        tab.page.wait_for_function("() => document.querySelector('dialog.demo input[value=none]').checked")
+        choice.tap() if options is PHONE else choice.click()
+        tab.page.wait_for_function("t => document.querySelector('.demo-say').textContent === t", arg=said)
+        tab.settled()
+        shot(tab, name, lambda: None if choice.is_checked() else f"{preset} is not checked")
+        tab.close()
+
+
 def post_form(browser, start, tmp, name="15-post-form-error.png", options=PHONE):
     """15: the post form, tapped open, refusing a title of spaces (the server trims it to nothing)."""
     tab = new_tab(browser, start(tmp / "form.sqlite", seed=20), options).open()
@@ -283,6 +302,7 @@ def main():
             failing.stop()
 
             demo_panel(browser, start, tmp)
+            this_device(browser, start, tmp)
             post_form(browser, start, tmp)
             item_page(browser, start, tmp)
             started_over(browser, start, tmp)

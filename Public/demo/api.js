@@ -29,6 +29,10 @@ export const change = patch => demo('PATCH', '/api/demo', patch, 'application/me
 export const failNext = (on, status) => demo('POST', '/api/demo/faults', { on, status, count: 1 });
 /** Adds `count` demo items now, pushed to every open page. */
 export const addItems = count => demo('POST', '/api/demo/items', { count });
+/** This page's own client and its network profile: { client, lastSeen, profile }. */
+export const profile = () => demo('GET', '/api/demo/profile');
+/** Puts this page's session on the network profile `preset` ('none' takes it off). */
+export const setProfile = preset => demo('PUT', '/api/demo/profile', { preset });
 
 /** What the server takes, as its OpenAPI document says (the one place it is written down):
  *  { ranges: knob name -> [minimum, maximum], statuses: a queued fault's statuses, its default

@@ -4,6 +4,9 @@
 // panel opens, then as the stream's `demo` events (live.js passes them on to `window`) tell of a
 // change made anywhere, from this panel, another page or curl. What each knob and a queued fault
 // may be is read from the server's OpenAPI document, where the server's own limits are written.
+// "This device" puts the page's own session on a network profile; the stream's `demo` events
+// that name a client tell of profile changes (this page's own, made here or elsewhere, and the
+// end of an offline time).
 import * as demo from './api.js';
 import { failed } from '../api.js';
 import { el } from '../dom.js';
@@ -16,6 +19,8 @@ const KNOBS = {
   network: [['delayMs', 50], ['jitterMs', 50], ['failRate', 0.05]],
   items: [['newItemsEvery', 1]],
 };
+// The network profiles this device may pick for itself (the server's presets).
+const PRESETS = ['none', '3g', 'flaky-wifi', 'offline-10s'];
 
 let made; // the panel, once the first `open` has its texts and limits
 
@@ -30,10 +35,13 @@ export async function open(button, t) {
   panel.tell('');
   if (!panel.dialog.open) panel.dialog.showModal();
   knobs.then(panel.show, panel.refused);
+  demo.profile().then(panel.device, () => {});
 }
 
 function make(button, t, { ranges, statuses }, locale) {
   const fields = new Map(); // knob name -> its <input>
+  const presets = new Map(); // preset name -> its radio button
+  let me, back; // this page's client id, once the server has said it; the offline timer
   const say = el('p', null, 'demo-say');
   say.role = 'status';
 
@@ -53,6 +61,35 @@ function make(button, t, { ranges, statuses }, locale) {
     }
     set.append(...extra);
     return set;
+  }
+
+  /** This device's network profile: a radio button for each preset. */
+  function deviceGroup() {
+    const set = el('fieldset', null, 'demo-device');
+    set.append(el('legend', t.device));
+    for (const preset of PRESETS) {
+      const label = el('label', null), input = el('input');
+      Object.assign(input, { type: 'radio', name: 'profile', value: preset });
+      input.addEventListener('change', () => act(demo.setProfile(preset).then(device), () => t[`${preset}On`]));
+      label.append(input, el('span', t[preset]));
+      set.append(label);
+      presets.set(preset, input);
+    }
+    return set;
+  }
+
+  /** Checks the preset `client` (this page's) is on: none for a custom profile set elsewhere.
+   *  Offline, the page's stream is gone too, so the panel asks again once the time should be
+   *  over (at most `offlineFor` from now, whatever this device's clock says). */
+  function device(client) {
+    const was = me && presets.get('offline-10s').checked, { profile } = client;
+    me = client.client;
+    for (const [name, input] of presets) input.checked = name === (profile ? profile.preset : 'none');
+    clearTimeout(back);
+    if (profile?.offlineUntil) {
+      const left = Math.min(profile.offlineFor * 1000, Math.max(0, Date.parse(profile.offlineUntil) - Date.now()));
+      back = setTimeout(() => demo.profile().then(device, () => {}), left + 250);
+    } else if (was) tell(t.online);
   }
 
   function action(text, act) {
@@ -116,6 +153,7 @@ function make(button, t, { ranges, statuses }, locale) {
     () => fill(t[on === 'refresh' ? 'refreshFails' : 'pageFails'], { s: status.value })));
 
   body.append(
+    deviceGroup(),
     group('network', KNOBS.network),
     group('faults', [], statusLabel, failNext('refresh', 'failRefresh'), failNext('page', 'failPage')),
     group('items', KNOBS.items, action(t.add, () => act(demo.addItems(3), () => t.added))),
@@ -124,7 +162,11 @@ function make(button, t, { ranges, statuses }, locale) {
   // A click on the backdrop (the dialog itself, outside its content) closes it, as a sheet's does.
   d.addEventListener('click', e => e.target === d && d.close());
   d.addEventListener('close', () => button.focus());
-  addEventListener('demo', e => show(JSON.parse(e.data))); // the stream's, from live.js
+  addEventListener('demo', e => { // the stream's, from live.js: the knobs, or a client's profile
+    const data = JSON.parse(e.data);
+    if (!('client' in data)) show(data);
+    else if (data.client === me) device(data);
+  });
   document.body.append(d);
-  return { dialog: d, show, refused, tell };
+  return { dialog: d, show, refused, tell, device };
 }

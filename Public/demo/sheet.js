@@ -20,9 +20,18 @@ export const adoptSheet = lazySheet(`
   border: 1px solid var(--line); border-radius: 8px; background: var(--bg); color: var(--text); }
 .demo fieldset > button { min-height: 2.75rem; white-space: normal; }
 .demo .wide { grid-column: 1 / -1; }
+/* This device's profile: one button-like choice per preset, two by two on a phone. */
+.demo-device label { position: relative; display: flex; align-items: center; justify-content: center; min-height: 2.75rem;
+  padding: 0 .5rem; border: 1px solid var(--line); border-radius: 8px; background: var(--bg); text-align: center; cursor: pointer; }
+.demo-device input { position: absolute; inset: 0; width: 100%; height: 100%; margin: 0; opacity: 0; cursor: pointer; }
+.demo-device label:has(:checked) { background: var(--accent); border-color: var(--accent); color: var(--on-accent); font-weight: 600; }
+.demo-device label:has(:focus-visible) { outline: 2px solid var(--accent); outline-offset: 2px; }
+@media (min-width: 30.01rem) { .demo .demo-device { grid-template-columns: repeat(4, 1fr); } }
 .demo label:not(.wide) + button { align-self: end; } /* level with the field beside it */
 .demo [aria-invalid=true] { border-color: var(--danger); outline: 1px solid var(--danger); }
-.demo-say { min-height: 1.45em; margin: 0; font-size: .9rem; color: var(--muted); }
+/* What the last action did stays in sight when the panel is taller than the screen. */
+.demo-say { position: sticky; bottom: 0; min-height: 1.45em; margin: 0; font-size: .9rem; color: var(--muted);
+  background: var(--card); }
 .demo-say.error { color: var(--danger); }
 /* On a phone the panel is a sheet over the bottom of the screen, in reach of the thumb. */
 @media (max-width: 30rem) {

@@ -6,6 +6,16 @@ import { inLang } from '../i18n.js';
 export const EN = {
   heading: 'Demo',
   close: 'Close',
+  device: 'This device',
+  none: 'None',
+  '3g': '3G',
+  'flaky-wifi': 'Flaky Wi\u2011Fi', // a non-breaking hyphen and space: a narrow button breaks
+  'offline-10s': 'Offline 10\u00a0s', // between the words, not inside these
+  noneOn: 'This device has a fast network again.',
+  '3gOn': 'This device is on 3G: pages and pictures come slowly.',
+  'flaky-wifiOn': 'This device is on flaky Wi-Fi: answers stall now and then.',
+  'offline-10sOn': 'This device is offline for 10 s.',
+  online: 'This device is online again.',
   network: 'Every API answer',
   delayMs: 'Delay (ms)',
   jitterMs: 'Jitter (ms)',

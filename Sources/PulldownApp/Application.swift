@@ -95,6 +95,10 @@ public final class Application: Sendable {
         let access = configuration.demoAPI
             ? DemoAccess(host: configuration.server.host, configured: configuration.demoToken,
                          baseURL: BaseURL(configured: configuration.publicURL)) : nil
+        // Each change of a client's profile reaches every open page as a `demo` event too.
+        let profiles = access.map { _ in
+            NetworkProfiles(tokens: tokens, clock: clock) { live.broadcast(ServerSentEvents.event("demo", id: nil, data: $0)) }
+        }
         let ca: LocalCA?
         do {
             ca = configuration.https ? try TLSSetup.open(configuration, environment: ProcessInfo.processInfo.environment) : nil
@@ -107,7 +111,8 @@ public final class Application: Sendable {
         let handler = Self.handler(feed: feed, tokens: tokens, staticFiles: staticFiles, openAPI: openAPI,
                                    live: live, demo: demo, demoSync: demoSync, demoAccess: access,
                                    reset: DemoReset(feed: feed, origin: origin, watcher: watcher),
-                                   configuration: configuration, dataPictures: origin.dataFile?.pictures, trust: trust)
+                                   configuration: configuration, dataPictures: origin.dataFile?.pictures, trust: trust,
+                                   profiles: profiles)
         var serverConfiguration = configuration.server
         // Streams get their own share of connections, so a full house of them never keeps
         // ordinary requests out.
@@ -192,11 +197,12 @@ public final class Application: Sendable {
     /// (which steers the knobs) through CORS and `demoAccess` (nil: not served), `/media/`
     /// (pictures) through CORS; `/healthz`; `/trust…`, the `--https` trust page and root
     /// (`trust`); `/` with the newest page in it, and `/item.html`; everything else is a file of
-    /// the page.
+    /// the page. Each client's network profile (`profiles`, served with the demo API) comes in
+    /// front of all of it.
     static func handler(feed: Feed, tokens: SessionTokens, staticFiles: StaticFiles, openAPI: HTTPResponse,
                         live: LiveEvents, demo: DemoControl, demoSync: DemoKnobsSync?, demoAccess: DemoAccess?,
                         reset: DemoReset, configuration: Configuration, dataPictures: DataPictures? = nil,
-                        trust: TrustRoutes? = nil) -> HTTPHandler {
+                        trust: TrustRoutes? = nil, profiles: NetworkProfiles? = nil) -> HTTPHandler {
         let baseURL = BaseURL(configured: configuration.publicURL)
         let cors = CORS(credentialedOrigins: Set(configuration.corsOrigins))
         let api = API(feed: feed, sessions: SessionResolver(tokens: tokens), pageSize: configuration.pageSize,
@@ -221,11 +227,12 @@ public final class Application: Sendable {
         if let demoAccess {
             DemoEndpoints(control: demo, items: DemoItems(feed: feed, baseURL: baseURL), reset: reset, sync: demoSync)
                 .addRoutes(to: &router)
+            profiles.map { ProfileEndpoints(profiles: $0, sessions: api.sessions).addRoutes(to: &router) }
             var demoCORS = cors
             demoCORS.preflightRefusal = demoAccess.preflightRefusal
             router.scope("/api/demo", middleware: [demoCORS, demoAccess], notFound: API.notFound)
         }
-        return router.handler
+        return profiles.map { ProfileThrottle(profiles: $0).wrap(router.handler) } ?? router.handler
     }
 }
 

@@ -2,8 +2,9 @@ import Hashing
 
 /// The identity of one browser session: 128 random bits.
 ///
-/// Only `SessionTokens` should turn client input into a `SessionID`; `init?(hex:)` exists for
-/// storage and tests and does not prove the id was issued by this server.
+/// Only `SessionTokens` should turn client input into a trusted `SessionID`; `init?(hex:)`
+/// exists for storage, tests and naming a client (the id alone, without its token, lets no one
+/// act as the session), and does not prove the id was issued by this server.
 public struct SessionID: Sendable, Hashable {
     let high: UInt64
     let low: UInt64
@@ -20,9 +21,21 @@ public struct SessionID: Sendable, Hashable {
     }
 
     /// Parses exactly 32 lowercase hex characters.
-    init?(hex: String) {
-        guard let bytes = Hex.decode(hex), bytes.count == 16 else { return nil }
-        self.init(bytes: bytes)
+    public init?(hex: String) {
+        self.init(hexDigits: hex.utf8)
+    }
+
+    /// Parses exactly 32 lowercase hex digits given as UTF-8, without allocating: a token's
+    /// first half is read so on every request that carries one.
+    init?(hexDigits utf8: some Collection<UInt8>) {
+        guard utf8.count == 32 else { return nil }
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        for (index, byte) in utf8.enumerated() {
+            guard let value = Hex.nibble(byte) else { return nil }
+            if index < 16 { high = high << 4 | UInt64(value) } else { low = low << 4 | UInt64(value) }
+        }
+        self.init(high: high, low: low)
     }
 
     init(bytes: [UInt8]) {

@@ -38,6 +38,21 @@ class SessionTokenTests: FeedStoreTestCase {
         }
     }
 
+    func testTheIdATokenClaimsIsReadWithoutCheckingItsSignature() throws {
+        let tokens = try SessionTokens(store: makeStore())
+        let issued = tokens.issue()
+        XCTAssertEqual(SessionTokens.claimedID(issued.token), issued.id)
+        let forged = issued.id.hex + String(repeating: "0", count: 32)
+        XCTAssertEqual(SessionTokens.claimedID(forged), issued.id, "claimed, not proven: verify says no")
+        XCTAssertNil(tokens.verify(forged))
+        for bad in [String(issued.token.dropLast()), issued.token.uppercased(), "g" + issued.token.dropFirst(), ""] {
+            XCTAssertNil(SessionTokens.claimedID(bad), bad)
+        }
+        XCTAssertEqual(SessionID(hex: issued.id.hex), issued.id)
+        XCTAssertNil(SessionID(hex: issued.id.hex.uppercased()))
+        XCTAssertNil(SessionID(hex: String(issued.id.hex.dropLast())))
+    }
+
     func testTokensFromAnotherSecretAreRejected() throws {
         let ours = try SessionTokens(store: makeStore())
         let theirs = try SessionTokens(store: makeStore())

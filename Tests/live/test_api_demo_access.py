@@ -18,6 +18,10 @@ DEMO_REQUESTS = [
     ("POST", "/api/demo/faults", {"on": "page"}),
     ("DELETE", "/api/demo/faults", None),
     ("POST", "/api/demo/items", {"count": 1}),
+    ("GET", "/api/demo/clients", None),
+    ("GET", "/api/demo/profile", None),
+    ("PUT", "/api/demo/profile", {"preset": "3g"}),
+    ("DELETE", "/api/demo/profile", None),
 ]
 
 

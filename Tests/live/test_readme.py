@@ -9,10 +9,10 @@ from pulldownkit.server import REPO
 STREAMING = re.compile(r"^curl -N (.*)$", re.M)
 
 
-def curl_block():
-    """The shell block of the README's "Trying the API with curl"."""
+def curl_block(heading="## Trying the API with curl"):
+    """The first shell block after `heading` in the README."""
     readme = (REPO / "README.md").read_text()
-    section = readme.split("## Trying the API with curl", 1)[1]
+    section = readme.split(heading, 1)[1]
     return re.search(r"```sh\n(.*?)```", section, re.S).group(1)
 
 
@@ -28,3 +28,15 @@ def test_the_readmes_curl_lines_run_as_written(start_server):
     assert re.fullmatch(r"[0-9a-f]{64}", session), f"SESSION is {session!r}"
     # The session the lines kept is the one that refreshed, twice.
     assert re.search(r'"refreshCount"\s*:\s*2\b', run.stdout), run.stdout[-2000:]
+
+
+def test_the_slow_phone_lines_run_as_written_and_slow_only_the_phone(start_server):
+    server = start_server(seed="150")
+    script = curl_block("### A slow phone, a fast laptop").replace("localhost:8080", f"127.0.0.1:{server.port}")
+    run = subprocess.run(["bash", "-euo", "pipefail", "-c", script], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, f"{run.stderr}\n{script}"
+    head = float(re.search(r"phone: ([\d.]+) s to the head", run.stdout).group(1))
+    laptop = float(re.search(r"^laptop: ([\d.]+) s$", run.stdout, re.M).group(1))
+    # The phone's head waits its latency; the laptop's whole answer comes sooner, busy machine or not.
+    assert head >= 0.4 * 0.85 and laptop < head, run.stdout
+    assert "503, Retry-After: 10" in run.stdout, run.stdout

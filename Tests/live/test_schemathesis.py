@@ -9,10 +9,11 @@ Left out, each for something the document cannot express:
   a 500 asked for with `_fail=500` is the knob working, and a ten-second `_delay` only slows;
 - `GET /api/events` is a stream that never ends, so no answer to it is ever complete;
   `HEAD /api/events` checks its head;
-- `PATCH /api/demo` and `POST /api/demo/faults` change how every other operation answers (a fail
-  rate, delays, queued failures), and `POST /api/demo/reset` starts the feed over under them (the
-  links' `feed=` then names a feed that is gone), so they run in a pass of their own, after the
-  others, which leaves the knobs and the feed as the server started;
+- `PATCH /api/demo`, `POST /api/demo/faults` and the `PUT`s of network profiles change how every
+  other operation answers (a fail rate, delays, queued failures, a slow or offline session), and
+  `POST /api/demo/reset` starts the feed over under them (the links' `feed=` then names a feed
+  that is gone), so they run in a pass of their own, after the others, which leaves the knobs,
+  the profiles and the feed as the server started;
 - a 410 counts as accepting valid data: a well-formed `feed=` that is not this server's current
   feed is to feeds what a 404 is to item ids, which Schemathesis accepts for valid data already.
 """
@@ -35,7 +36,7 @@ CONFIG = """
 [checks.positive_data_acceptance]
 expected-statuses = ["2xx", "3xx", "401", "403", "404", "409", "410", "429", "5xx"]
 """
-STEERING = ["patchDemoKnobs", "queueDemoFault", "resetFeed"]
+STEERING = ["patchDemoKnobs", "queueDemoFault", "resetFeed", "setOwnProfile", "setClientProfile"]
 # Every knob back to its start-up value and no fault pending.
 RESET_KNOBS = {"delayMs": None, "jitterMs": None, "failRate": None, "newItemsEvery": None}
 
@@ -104,6 +105,9 @@ def test_the_operations_that_steer_the_demo_on_their_own(api):
         assert http_json(server, "PATCH", "/api/demo", RESET_KNOBS)[0] == 200
         assert http_json(server, "DELETE", "/api/demo/faults")[0] == 200
         assert http_json(server, "POST", "/api/demo/reset")[0] == 200
+        for client in http_json(server, "GET", "/api/demo/clients")[2]["clients"]:
+            if client["profile"]:
+                assert http_json(server, "DELETE", f"/api/demo/clients/{client['client']}/profile")[0] == 200
     assert healthy(server)
 
 

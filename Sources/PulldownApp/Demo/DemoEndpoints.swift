@@ -52,7 +52,7 @@ struct DemoEndpoints: Sendable {
     }
 
     /// The demo's state changes at any time, from anywhere: never kept.
-    private static func uncached(_ response: HTTPResponse) -> HTTPResponse {
+    static func uncached(_ response: HTTPResponse) -> HTTPResponse {
         var response = response
         response.headers.add("Cache-Control", "no-store")
         return response

@@ -20,10 +20,14 @@ public final class ResponseStream: Sendable {
 
     private let shared: Mutex<Shared>
     private let sent = Atomic<Int>(0)
+    /// The body's length when it is known (a paced body): it goes out with `Content-Length`
+    /// instead of chunked, and ends once that many bytes were sent.
+    public let length: Int?
 
     /// `maxPendingBytes`: how far a slow reader may fall behind before the stream is closed.
-    public init(maxPendingBytes: Int = 256 * 1024) {
+    public init(maxPendingBytes: Int = 256 * 1024, length: Int? = nil) {
         shared = Mutex(Shared(state: ResponseStreamState(maxPendingBytes: maxPendingBytes)))
+        self.length = length
     }
 
     /// Appends bytes to the body. Arrays are shared, not copied: write one event to many streams

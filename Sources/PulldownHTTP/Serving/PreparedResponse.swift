@@ -34,10 +34,12 @@ enum MHDResponseBuilder {
             handle = MHD_create_response_from_callback(UInt64.max, 64, endAtOnce, nil, nil)
             if let handle { _ = pulldown_response_without_length(handle) }
         } else if let stream = response.stream {
-            // Size unknown (MHD_SIZE_UNKNOWN, a macro Swift cannot see), so the body goes out chunked. The response holds the stream until
+            // Size unknown (MHD_SIZE_UNKNOWN, a macro Swift cannot see), so the body goes out
+            // chunked, unless the stream knows its length. The response holds the stream until
             // libmicrohttpd frees it. Small blocks: a stream holds its block for as long as it lives.
-            handle = MHD_create_response_from_callback(UInt64.max, 2048, readStream,
-                                                       Unmanaged.passRetained(stream).toOpaque(), releaseStream)
+            handle = MHD_create_response_from_callback(stream.length.map(UInt64.init) ?? UInt64.max,
+                                                       stream.length.map { min(max($0, 1), 16 * 1024) } ?? 2048,
+                                                       readStream, Unmanaged.passRetained(stream).toOpaque(), releaseStream)
         } else {
             handle = response.body.withUnsafeBytes { bytes in
                 // MUST_COPY: libmicrohttpd keeps its own copy, so the Swift array may go away.

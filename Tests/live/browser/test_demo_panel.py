@@ -99,10 +99,11 @@ def test_the_keyboard_opens_the_panel_moves_through_its_controls_and_closes_it(s
     expect(panel).to_be_visible()
     expect(field(tab, "delayMs")).not_to_have_value("")
     reached = [control(tab)]
-    for _ in range(8):
+    for _ in range(9):
         tab.page.keyboard.press("Tab")
         reached.append(control(tab))
-    assert reached == ["Close", "delayMs", "jitterMs", "failRate", "status", "Fail the next refresh",
+    # This device's presets are one radio group: one stop, its arrows move between them.
+    assert reached == ["Close", "profile", "delayMs", "jitterMs", "failRate", "status", "Fail the next refresh",
                        "Fail the next page", "newItemsEvery", "Add 3 items now"]
     tab.page.keyboard.press("Escape")
     expect(panel).to_be_hidden()
@@ -117,6 +118,9 @@ def test_every_control_has_a_label_that_a_screen_reader_reads(start_server, desk
                         ("newItemsEvery", "Every (s, 0: never)")]:
         expect(page.get_by_role("spinbutton", name=label)).to_have_attribute("name", name)
     expect(page.get_by_role("combobox", name="Status")).to_have_value("503")
+    expect(page.get_by_role("group", name="This device").get_by_role("radio")).to_have_count(4)
+    expect(page.get_by_role("radio", name="None")).to_be_checked()
+    expect(page.get_by_role("radio", name="3G")).to_have_attribute("value", "3g")
     for name in ["Close", "Fail the next refresh", "Fail the next page", "Add 3 items now"]:
         expect(page.get_by_role("button", name=name, exact=True)).to_be_visible()
 
