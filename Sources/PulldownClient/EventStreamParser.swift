@@ -1,12 +1,12 @@
 /// One event of a `text/event-stream`, as WHATWG HTML's "server-sent events" dispatches it.
-public struct ServerSentEvent: Sendable, Hashable {
+struct ServerSentEvent: Sendable, Hashable {
     /// The `event` field; `message` when the event had none.
-    public let name: String
+    let name: String
     /// The `data` lines, joined by newlines.
-    public let data: String
+    let data: String
     /// The stream's last event id when this event was dispatched: its own `id`, or the last one
     /// before it (an event without an id leaves it as it was).
-    public let lastEventID: String
+    let lastEventID: String
 }
 
 /// The text/event-stream framing as a pure parser: bytes in, in chunks cut anywhere, and out the

@@ -164,6 +164,7 @@ public struct Pages: AsyncSequence, Sendable {
         Iterator(client: client, step: .query(first))
     }
 
+    /// Fetches one page per `next()`: the first by the query, then each by the last one's link.
     public struct Iterator: AsyncIteratorProtocol {
         enum Step {
             case query(PageQuery)

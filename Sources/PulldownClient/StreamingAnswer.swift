@@ -21,11 +21,11 @@ struct StreamingAnswer: Sendable {
         let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         let task = Unchecked(session.dataTask(with: request))
         delegate.body.onTermination = { _ in task.value.cancel() }
-        session.finishTasksAndInvalidate() // the session lets go of its delegate once the task ends
         let response = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { head in
                 delegate.awaitHead(head)
                 task.value.resume()
+                session.finishTasksAndInvalidate() // the session lets go of its delegate once the task ends
             }
         } onCancel: {
             task.value.cancel()

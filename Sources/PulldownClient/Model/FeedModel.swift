@@ -35,6 +35,8 @@ public final class FeedModel {
     /// The page or refresh in flight (``FeedState/busy`` says which).
     @ObservationIgnored private var running: Task<Void, Never>?
     @ObservationIgnored private var stream: Task<Void, Never>?
+    /// Inside `run()`: the live stream is followed.
+    @ObservationIgnored private var following = false
 
     public init(client: PulldownClient, prefetch: Int = 5) {
         self.client = client
@@ -47,12 +49,14 @@ public final class FeedModel {
     /// Loads "Last updated" and the newest page, then follows the live stream until the calling
     /// task is cancelled.
     public func run() async {
+        following = true
         async let session = try? client.sessionState()
-        if state.items.isEmpty { await loadMore() }
+        if state.items.isEmpty { await loadMore() } else { shown() }
         if let stamp = await session?.lastUpdated, stamp > lastUpdated ?? .distantPast { lastUpdated = stamp }
         let (untilCancelled, open) = AsyncStream<Never>.makeStream()
         for await _ in untilCancelled {}
         open.finish()
+        following = false
         stopStream()
     }
 
@@ -132,11 +136,11 @@ public final class FeedModel {
         await task.value
     }
 
-    /// The feed shows up to its newest item: what it brought in leaves the pill, and the stream
-    /// starts after it (once).
+    /// The feed shows up to its newest item: what it brought in leaves the pill, and inside
+    /// `run()` the stream starts after it (once).
     private func shown() {
         pill = live.shown(state.newest)
-        guard stream == nil else { return }
+        guard following, stream == nil else { return }
         let events = client.events(after: live.opening)
         stream = Task {
             do {

@@ -7,6 +7,7 @@
 /// `threshold / resistance`; it never opens past `maxPull`. While a refresh runs, and while the
 /// panel closes after one, pulls are ignored.
 public struct PullState: Sendable, Hashable {
+    /// The panel's state, as the seeds draw it.
     public enum Phase: Sendable, Hashable {
         /// Hidden above the list.
         case idle
