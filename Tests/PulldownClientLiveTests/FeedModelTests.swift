@@ -9,7 +9,11 @@ final class FeedModelTests: XCTestCase {
         let server = try await PulldownServer(seed: 25)
         let client = PulldownClient(baseURL: server.url)
         let model = FeedModel(client: client)
-        let running = Task { await model.run() }
+        let returned = Happened()
+        let running = Task {
+            await model.run()
+            returned.now()
+        }
         defer { running.cancel() }
         try await until("the newest page") { model.items.count == 10 }
         XCTAssertNil(model.lastUpdated, "no refresh yet in this session")
@@ -40,6 +44,9 @@ final class FeedModelTests: XCTestCase {
         XCTAssertEqual(model.pill.count, 0)
         await model.refresh()
         XCTAssertFalse(model.startedOver, "a refresh takes the note away")
+
+        running.cancel()
+        try await until("run() to return when its task is cancelled") { returned.yet }
     }
 
     func testAFailedPageIsAskedAgainOnlyByRetryAndAFailedRefreshKeepsLastUpdated() async throws {

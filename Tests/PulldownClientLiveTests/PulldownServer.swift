@@ -32,15 +32,16 @@ final class PulldownServer: @unchecked Sendable {
         process.standardOutput = stdout
         let stderr = folder.appendingPathComponent("stderr-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: stderr)
+        let log = try FileHandle(forWritingTo: stderr)
+        process.standardError = log
         try process.run()
+        try log.close() // the server has its own
         self.process = process
         let line = await Self.firstLine(stdout.fileHandleForReading, orKill: process)
         guard line.hasPrefix("Listening on http://"), let url = URL(string: String(line.dropFirst("Listening on ".count))),
               let port = url.port else {
             stop()
-            let log = (try? String(contentsOf: stderr, encoding: .utf8)) ?? ""
-            throw ServerDidNotStart(line: line, stderr: log)
+            throw ServerDidNotStart(line: line, stderr: (try? String(contentsOf: stderr, encoding: .utf8)) ?? "")
         }
         self.url = url
         self.port = port

@@ -67,3 +67,12 @@ final class EventLog {
         task?.cancel()
     }
 }
+
+/// Something that happens once, observable: a test waits for it with `until`.
+@MainActor
+@Observable
+final class Happened {
+    private(set) var yet = false
+
+    func now() { yet = true }
+}
