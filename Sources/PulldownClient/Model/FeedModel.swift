@@ -11,7 +11,8 @@ import Observation
 /// next page as the last rows appear; ``retry()`` asks again for a page that failed. One fetch at
 /// a time: a refresh asked for while a page loads waits for it. Should the server's feed start
 /// over (a reset, another data file), everything goes, ``startedOver`` says so, and the newest
-/// page is loaded again. All observable, all on the main actor.
+/// page is loaded again. Without `run()` nothing is followed: the other methods work alone. All
+/// observable, all on the main actor.
 @MainActor
 @Observable
 public final class FeedModel {
