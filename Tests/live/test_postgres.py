@@ -145,21 +145,21 @@ def test_while_postgres_is_stopped_requests_get_503_and_both_recover_without_a_r
 def test_a_reset_through_another_instance_ends_every_immutable_answer_of_the_old_feed(pair, start_server, database,
                                                                                     tmp_path):
     a, _ = pair
-    feed = call(a, "GET", "/api/items?limit=5")[2]["feed"]
+    feed = http_json(a, "GET", "/api/items?limit=5")[2]["feed"]
     page, item = f"/api/items?limit=5&before=10&feed={feed}", f"/api/items/3?feed={feed}"
     for path in (page, item):   # kept ready in A's memory from now on
-        status, headers, _ = call(a, "GET", path)
+        status, headers, _ = http_json(a, "GET", path)
         assert status == 200 and headers["cache-control"] == "max-age=31536000, immutable"
     data = tmp_path / "other.json"
     data.write_text('[{"title": "after the reset"}]')
     # A third instance resets the shared store as it starts: it listens once the reset is committed.
     c = start_server("--data", str(data), "--reset", db=database)
-    renewed = call(c, "GET", "/api/items")[2]["feed"]
+    renewed = http_json(c, "GET", "/api/items")[2]["feed"]
     assert renewed != feed
     # A is told by what the store says, whether or not the notification has reached it yet.
     for path in (page, item):
-        status, headers, problem = call(a, "GET", path)
+        status, headers, problem = http_json(a, "GET", path)
         assert status == 410, (path, problem)
         assert problem["type"].endswith("feed-changed")
-    newest = call(a, "GET", "/api/items")[2]
+    newest = http_json(a, "GET", "/api/items")[2]
     assert newest["feed"] == renewed and [i["title"] for i in newest["items"]] == ["after the reset"]
