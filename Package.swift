@@ -4,8 +4,11 @@ import PackageDescription
 
 let package = Package(
     name: "Pulldown",
+    // For PulldownClient on Apple platforms (Observation, async URLSession); the server is Linux only.
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .executable(name: "pulldown", targets: ["pulldown"]),
+        .library(name: "PulldownClient", targets: ["PulldownClient"]),
     ],
     targets: [
         // C libraries from Debian, seen through pkg-config. Each shim is a module map and one header.
@@ -70,6 +73,8 @@ let package = Package(
                                                     "InvalidInput", "CJansson", "CQRencode", "CPNG", "LocalCA"],
                 resources: [.copy("Resources/openapi.json")]),
         .executableTarget(name: "pulldown", dependencies: ["PulldownApp"]),
+        // The feed's client for Swift apps: Foundation only, so it builds for iOS as for Linux.
+        .target(name: "PulldownClient"),
 
         // What the test targets share and the program never links: clocks moved by hand, and
         // waiting forms of the feed's calls that answer later.
@@ -81,6 +86,9 @@ let package = Package(
         .testTarget(name: "PulldownAppTests", dependencies: ["PulldownApp", "PulldownDataFile", "ItemFields", "PulldownTesting"]),
         .testTarget(name: "PulldownDataFileTests", dependencies: ["PulldownDataFile", "PulldownFeed", "Hashing", "CJansson"]),
         .testTarget(name: "LocalCATests", dependencies: ["LocalCA"]),
+        // The client's state machines, without I/O; then the client against a real `pulldown`.
+        .testTarget(name: "PulldownClientTests", dependencies: ["PulldownClient"]),
+        .testTarget(name: "PulldownClientLiveTests", dependencies: ["PulldownClient"]),
     ],
     swiftLanguageModes: [.v6]
 )
