@@ -54,8 +54,10 @@ let package = Package(
         // A certificate authority of this machine's own, kept in a folder, and the server
         // certificates it issues for --https (GnuTLS's X.509 API; libmicrohttpd does the TLS).
         .target(name: "LocalCA", dependencies: ["CGnuTLS"]),
+        // The client doctor: a client's requests in, the mistakes they show out (pure; knows no HTTP server).
+        .target(name: "PulldownDoctor", dependencies: ["Hashing"]),
         // The JSON API and configuration: HTTP requests in, feed calls, JSON out.
-        .target(name: "PulldownApp", dependencies: ["PulldownHTTP", "PulldownFeed", "Hashing", "InvalidInput", "CJansson", "CQRencode", "CPNG", "LocalCA"],
+        .target(name: "PulldownApp", dependencies: ["PulldownHTTP", "PulldownFeed", "PulldownDoctor", "Hashing", "InvalidInput", "CJansson", "CQRencode", "CPNG", "LocalCA"],
                 resources: [.copy("Resources/openapi.json")]),
         .executableTarget(name: "pulldown", dependencies: ["PulldownApp"]),
 
@@ -68,6 +70,7 @@ let package = Package(
         .testTarget(name: "PulldownFeedTests", dependencies: ["PulldownFeed", "PulldownTesting", "Hashing"]),
         .testTarget(name: "PulldownAppTests", dependencies: ["PulldownApp", "PulldownTesting"]),
         .testTarget(name: "LocalCATests", dependencies: ["LocalCA"]),
+        .testTarget(name: "PulldownDoctorTests", dependencies: ["PulldownDoctor"]),
     ],
     swiftLanguageModes: [.v6]
 )
