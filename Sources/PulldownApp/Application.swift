@@ -17,6 +17,7 @@ public final class Application: Sendable {
     private let live: LiveEvents
     private let maintenance: Maintenance
     private let watcher: DataFileWatcher?
+    private let doctor: ClientDoctor?
     /// The token `/api/demo` needs, for the presenter's URL; nil when it needs none (loopback
     /// only) or is not served.
     public let presenterToken: String?
@@ -91,21 +92,27 @@ public final class Application: Sendable {
             // Every open page hears the new knobs; pages that listen only for `items` ignore it.
             live.broadcast(ServerSentEvents.event("demo", id: nil, data: knobs.json))
         }
-        let access = configuration.demoAPI
-            ? DemoAccess(host: configuration.server.host, configured: configuration.demoToken) : nil
+        // One token steers the demo and reads the doctor.
+        let steering = DemoAccess(host: configuration.server.host, configured: configuration.demoToken)
+        let access = configuration.demoAPI ? steering : nil
+        let doctor = configuration.doctor
+            ? ClientDoctor(clock: clock, pageSize: configuration.pageSize, log: configuration.doctorLog,
+                           heartbeatSeconds: configuration.heartbeatSeconds) : nil
         let ca: LocalCA?
         do {
             ca = configuration.https ? try TLSSetup.open(configuration, environment: ProcessInfo.processInfo.environment) : nil
         } catch {
             live.stop()
             watcher?.cancel()
+            doctor?.stop()
             throw error
         }
         let trust = TrustRoutes(ca: ca, files: staticFiles)
         let handler = Self.handler(feed: feed, tokens: tokens, staticFiles: staticFiles, openAPI: openAPI,
                                    live: live, demo: demo, demoSync: demoSync, demoAccess: access,
                                    reset: DemoReset(feed: feed, origin: origin, watcher: watcher),
-                                   configuration: configuration, dataPictures: origin.dataFile?.pictures, trust: trust)
+                                   configuration: configuration, dataPictures: origin.dataFile?.pictures, trust: trust,
+                                   doctor: doctor.map { ($0, steering) })
         var serverConfiguration = configuration.server
         // Streams get their own share of connections, so a full house of them never keeps
         // ordinary requests out.
@@ -117,6 +124,7 @@ public final class Application: Sendable {
         } catch {
             live.stop()
             watcher?.cancel()
+            doctor?.stop()
             throw StartupError(description: error.description)
         }
         self.certificateAuthority = ca
@@ -125,6 +133,7 @@ public final class Application: Sendable {
         self.presenterToken = access?.presenterToken
         self.maintenance = Maintenance(feed: feed, staticFiles: staticFiles, live: live)
         self.watcher = watcher
+        self.doctor = doctor
     }
 
     /// The servers: without `--https`, one plain; with `--https` alone, one on TLS whose plain
@@ -158,6 +167,7 @@ public final class Application: Sendable {
         maintenance.cancel()
         watcher?.cancel()
         live.stop()
+        doctor?.stop()
         // Both at once, so two grace periods are one.
         let servers = [server] + (secureServer.map { [$0] } ?? [])
         DispatchQueue.concurrentPerform(iterations: servers.count) { servers[$0].stop() }
@@ -188,12 +198,14 @@ public final class Application: Sendable {
 
     /// The server's one router: `/api/` through CORS (when origins are listed) and the demo
     /// knobs to the API, `/api/demo` (which steers the knobs) through CORS and `demoAccess`
-    /// (nil: not served); `/healthz`; `/trust…`, the `--https` trust page and root (`trust`);
-    /// `/` with the newest page in it; everything else is a file of the page.
+    /// (nil: not served); `/api/doctor` through CORS and the same access, with every other
+    /// `/api/` exchange reported to the doctor (nil: it is off); `/healthz`; `/trust…`, the
+    /// `--https` trust page and root (`trust`); `/` with the newest page in it; everything else is
+    /// a file of the page.
     static func handler(feed: Feed, tokens: SessionTokens, staticFiles: StaticFiles, openAPI: HTTPResponse,
                         live: LiveEvents, demo: DemoControl, demoSync: DemoKnobsSync?, demoAccess: DemoAccess?,
                         reset: DemoReset, configuration: Configuration, dataPictures: DataPictures? = nil,
-                        trust: TrustRoutes? = nil) -> HTTPHandler {
+                        trust: TrustRoutes? = nil, doctor: (ClientDoctor, access: DemoAccess)? = nil) -> HTTPHandler {
         let api = API(feed: feed, sessions: SessionResolver(tokens: tokens), pageSize: configuration.pageSize,
                       immutablePages: ImmutablePageCache(bytes: configuration.pageCacheBytes))
         let cors = CORS(allowedOrigins: Set(configuration.corsOrigins))
@@ -211,7 +223,14 @@ public final class Application: Sendable {
         (trust ?? TrustRoutes(ca: nil, files: staticFiles)).addRoutes(to: &router)
         // Without CORS there is nothing to add to an answer, so answers pass through untouched.
         let corsIfEnabled: [any HTTPMiddleware] = cors.isEnabled ? [cors] : []
-        router.scope("/api", middleware: corsIfEnabled + [knobs], notFound: API.notFound)
+        let watched: [any HTTPMiddleware] = doctor.map { [DoctorHook(doctor: $0.0)] } ?? []
+        router.scope("/api", middleware: watched + corsIfEnabled + [knobs], notFound: API.notFound)
+        if let (doctor, access) = doctor {
+            DoctorEndpoints(doctor: doctor).addRoutes(to: &router)
+            router.scope("/api/doctor", middleware: corsIfEnabled + [access], notFound: API.notFound)
+        } else {
+            router.scope("/api/doctor", middleware: [], notFound: DoctorEndpoints.off)
+        }
         if let demoAccess {
             DemoEndpoints(control: demo, items: DemoItems(feed: feed), reset: reset, sync: demoSync).addRoutes(to: &router)
             router.scope("/api/demo", middleware: corsIfEnabled + [demoAccess], notFound: API.notFound)
