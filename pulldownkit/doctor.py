@@ -4,9 +4,13 @@ from pulldownkit.client import get
 
 
 def clients(server, headers=None):
-    """Every client the doctor keeps, the one seen last first; None when the doctor is off."""
+    """Every client the doctor keeps, the one seen last first; None when the doctor is off.
+    Beyond loopback it sends the server's --demo-token, when it was started with one."""
+    args = getattr(server, "args", [])
+    if headers is None and "--demo-token" in args:
+        headers = {"Authorization": f"Bearer {args[args.index('--demo-token') + 1]}"}
     reply = get(server, "/api/doctor", headers=headers)
-    if reply.status == 404:
+    if reply.status in (401, 404):
         return None
     assert reply.status == 200, reply
     return reply.json()["clients"]
@@ -19,7 +23,8 @@ def findings(client):
 
 def browser_findings(server):
     """The findings of every client whose User-Agent is a Chromium's, each with one example:
-    ["rule ×count: METHOD URL (client id)", …]; [] when the doctor is off."""
+    ["rule ×count: METHOD URL STATUS (client id)", …]; [] when the doctor is off or, beyond
+    loopback, keeps its clients to the holder of a token the server was not started with."""
     found = []
     for client in clients(server) or []:
         if "Chrome" not in client["userAgent"]:

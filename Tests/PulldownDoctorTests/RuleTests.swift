@@ -140,8 +140,7 @@ final class RuleTests: XCTestCase {
         c.sendTogether(.before(26), .before(26))
         c.send(.before(16), pause: 0.5)
         c.send(.before(16), pause: 0.5)
-        c.send(.refresh(after: 35), pause: 2)
-        c.send(.refresh(after: 35), pause: 0.3)
+        c.sendTogether(.refresh(after: 35), .refresh(after: 35), pause: 2)
         XCTAssertEqual(c.fired, ["duplicate-request", "duplicate-request", "duplicate-request"])
     }
 
@@ -152,6 +151,8 @@ final class RuleTests: XCTestCase {
         c.send(.before(26), pause: 1.5)
         c.send(.item(4), status: 500)
         c.send(.item(4), pause: 0.1)
+        c.send(.refresh(after: 35), pause: 2)
+        c.send(.refresh(after: 35), pause: 0.3)    // the reader pulled again
         XCTAssertEqual(c.fired, [])
     }
 

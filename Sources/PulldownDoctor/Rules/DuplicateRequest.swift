@@ -1,6 +1,7 @@
-/// `duplicate-request`: the same page (or item, or refresh) asked again while the first was in
-/// flight, or within a second of its answer: a list's end-reached callback firing twice (React
-/// Native's onEndReached, facebook/react-native#14015), an effect run twice.
+/// `duplicate-request`: the same page (or item) asked again while the first was in flight, or
+/// within a second of its answer, or the same refresh while the first was in flight: a list's
+/// end-reached callback firing twice (React Native's onEndReached, facebook/react-native#14015),
+/// an effect run twice.
 public struct DuplicateRequest: Rule {
     public static let name = "duplicate-request"
     public static let title = "Asked for the same thing twice at once"
@@ -21,11 +22,13 @@ public struct DuplicateRequest: Rule {
         if let index = recent.lastIndex(where: { $0.ask == request.ask }) {
             let earlier = recent.remove(at: index)
             // Asked again after a failure is a retry (retry-too-soon's business), not a duplicate:
-            // only a request still in flight, or answered well, was enough.
+            // only a request still in flight, or answered well, was enough. A refresh after the
+            // last one's answer is the reader's new pull.
             let first = earlier.started <= request.started ? earlier : request
             let second = earlier.started <= request.started ? request : earlier
             let inFlight = second.started < first.ended
-            if inFlight || (first.succeeded && ObservedRequest.atOnce(first, second)) {
+            let isRefresh = if case .refresh = request.ask { true } else { false }
+            if inFlight || (!isRefresh && first.succeeded && ObservedRequest.atOnce(first, second)) {
                 verdict = .mistake(because: earlier)
             }
         }
