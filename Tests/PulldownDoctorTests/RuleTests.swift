@@ -153,6 +153,8 @@ final class RuleTests: XCTestCase {
         c.send(.item(4), pause: 0.1)
         c.send(.refresh(after: 35), pause: 2)
         c.send(.refresh(after: 35), pause: 0.3)    // the reader pulled again
+        c.send(.after(0, limit: 50), pause: 2)
+        c.send(.after(0, limit: 50), validator: true, status: 304, pause: 0.3)   // a reload revalidates it
         XCTAssertEqual(c.fired, [])
     }
 

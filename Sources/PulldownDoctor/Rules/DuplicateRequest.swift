@@ -23,12 +23,14 @@ public struct DuplicateRequest: Rule {
             let earlier = recent.remove(at: index)
             // Asked again after a failure is a retry (retry-too-soon's business), not a duplicate:
             // only a request still in flight, or answered well, was enough. A refresh after the
-            // last one's answer is the reader's new pull.
+            // last one's answer is the reader's new pull, and a page asked again with its tag and
+            // answered 304 a revalidation of what the client holds (a reload, Back): nothing came twice.
             let first = earlier.started <= request.started ? earlier : request
             let second = earlier.started <= request.started ? request : earlier
             let inFlight = second.started < first.ended
             let isRefresh = if case .refresh = request.ask { true } else { false }
-            if inFlight || (!isRefresh && first.succeeded && ObservedRequest.atOnce(first, second)) {
+            let revalidated = second.sentValidator && second.status == 304
+            if inFlight || (!isRefresh && !revalidated && first.succeeded && ObservedRequest.atOnce(first, second)) {
                 verdict = .mistake(because: earlier)
             }
         }
