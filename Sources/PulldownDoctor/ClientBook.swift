@@ -16,8 +16,6 @@ public struct ClientBook: Sendable {
 
     /// One client as kept.
     public struct Client: Sendable {
-        /// A short name for URLs: 12 hex digits of the SHA-256 of its key.
-        public let id: String
         public internal(set) var caller: Caller
         public let firstSeen: Date
         public internal(set) var lastSeen: Date
@@ -33,48 +31,50 @@ public struct ClientBook: Sendable {
 
     /// What one request brought.
     public struct Recorded: Sendable {
-        public let client: Client
+        /// The client as it is now, when the request broke a rule (else nil: no copy of it is made).
+        public let client: Client?
         /// The finding the request added to or started, if it broke a rule.
         public let finding: Finding?
         /// The request broke this rule for the first time for this client.
         public var isNew: Bool { finding?.count == 1 }
     }
 
-    private var clients: [String: Client] = [:]
-    private var keys: [String: String] = [:]   // id -> key
+    private var clients: [Caller.Key: Client] = [:]
     private var clock: UInt64 = 0
 
     public init() {}
 
     public var count: Int { clients.count }
 
-    /// Takes one finished request of `caller`.
+    /// Takes one finished request of `caller`. With a finding, `Recorded` carries a copy of the
+    /// client when it is the rule's first for it, or `always`; a client breaking a rule with
+    /// every request (a load test) costs no copy when nobody will look at it.
     @discardableResult
-    public mutating func record(_ request: ObservedRequest, from caller: Caller) -> Recorded {
+    public mutating func record(_ request: ObservedRequest, from caller: Caller, copyingClient always: Bool = true) -> Recorded {
         clock += 1
-        if clients[caller.key] == nil { admit(caller, at: request.started) }
-        return Self.update(&clients[caller.key]!, with: request, caller: caller, recency: clock)
+        // One look-up of the key for a client kept: its place in the table, written in place.
+        let index = clients.index(forKey: caller.key) ?? admit(caller, at: request.started)
+        return Self.update(&clients.values[index], with: request, caller: caller, recency: clock, copying: always)
     }
 
-    /// A new client, in the place of the one seen longest ago when the book is full.
-    private mutating func admit(_ caller: Caller, at date: Date) {
+    /// A new client, in the place of the one seen longest ago when the book is full; its place.
+    private mutating func admit(_ caller: Caller, at date: Date) -> Dictionary<Caller.Key, Client>.Index {
         if clients.count >= Self.maxClients, let oldest = clients.values.min(by: { $0.recency < $1.recency }) {
             clients[oldest.caller.key] = nil
-            keys[oldest.id] = nil
         }
-        let id = Self.id(of: caller.key)
-        keys[id] = caller.key
-        clients[caller.key] = Client(id: id, caller: caller, firstSeen: date, lastSeen: date, recency: clock)
+        clients[caller.key] = Client(caller: caller, firstSeen: date, lastSeen: date, recency: clock)
+        return clients.index(forKey: caller.key)!
     }
 
-    private static func update(_ client: inout Client, with request: ObservedRequest, caller: Caller, recency: UInt64) -> Recorded {
+    private static func update(_ client: inout Client, with request: ObservedRequest, caller: Caller, recency: UInt64,
+                               copying always: Bool) -> Recorded {
         client.caller = caller
         client.recency = recency
         client.lastSeen = max(client.lastSeen, request.ended)
         client.requests += 1
         let found = client.examination.examine(request)
         client.timeline.append(Entry(request: request, rule: found?.rule))
-        guard let found else { return Recorded(client: client, finding: nil) }
+        guard let found else { return Recorded(client: nil, finding: nil) }
         let finding: Finding
         if let index = client.findings.firstIndex(where: { $0.rule.name == found.rule.name }) {
             client.findings[index].count += 1
@@ -87,7 +87,7 @@ public struct ClientBook: Sendable {
                               example: request, because: found.because)
             client.findings.append(finding)
         }
-        return Recorded(client: client, finding: finding)
+        return Recorded(client: always || finding.count == 1 ? client : nil, finding: finding)
     }
 
     /// Every client, the one seen last first.
@@ -97,10 +97,17 @@ public struct ClientBook: Sendable {
 
     /// The client whose id is `id`.
     public func client(id: String) -> Client? {
-        keys[id].flatMap { clients[$0] }
+        clients.values.first { $0.id == id }
     }
 
-    static func id(of key: String) -> String {
-        Hex.encode(ContentHash.digest(of: Array(key.utf8)).prefix(6))
+    /// 12 hex digits of the SHA-256 of `key`'s text: written only when a client is shown or looked
+    /// up, never while requests are recorded (a crowd of new clients costs no hashing).
+    static func id(of key: Caller.Key) -> String {
+        Hex.encode(ContentHash.digest(of: Array(key.text.utf8)).prefix(6))
     }
+}
+
+extension ClientBook.Client {
+    /// A short name for URLs: the same session, or address and `User-Agent`, always gets the same.
+    public var id: String { ClientBook.id(of: caller.key) }
 }

@@ -13,28 +13,33 @@ public struct Finding: Sendable {
 
 /// Who a client is: its session when it sends one, else its address and `User-Agent`.
 public struct Caller: Sendable, Equatable {
-    /// What groups its requests (`ClientKey`).
-    public var key: String
+    /// What groups a client's requests: the session id when one is sent, on any request, else the
+    /// address and the `User-Agent`. Hashed into the client's id, never shown.
+    public struct Key: Hashable, Sendable {
+        public let session: String?
+        public let address: String
+        public let userAgent: String
+
+        /// The key as one text (what its id is the hash of).
+        var text: String { session.map { "session " + $0 } ?? "address \(address) \(userAgent)" }
+    }
+
+    public let key: Key
     /// The start of its session id, when it sent one (enough to recognise it, not to use it).
-    public var session: String?
-    public var address: String
-    public var userAgent: String
+    public let session: String?
+    public let address: String
+    public let userAgent: String
 
     /// The longest `User-Agent` kept, in bytes.
     public static let maxUserAgentBytes = 200
 
-    public init(key: String, session: String?, address: String, userAgent: String) {
-        self.key = key
-        self.session = session
-        self.address = address
-        self.userAgent = userAgent.utf8.count > Self.maxUserAgentBytes
+    /// `session`: the whole id it sent, if any.
+    public init(session: String?, address: String, userAgent: String) {
+        let userAgent = userAgent.utf8.count > Self.maxUserAgentBytes
             ? String(decoding: userAgent.utf8.prefix(Self.maxUserAgentBytes), as: UTF8.self) : userAgent
-    }
-
-    /// Requests are grouped by session when one is sent, on every kind of request, else by the
-    /// address and the `User-Agent`. The key is hashed into the client's id, never shown.
-    public static func key(session: String?, address: String, userAgent: String) -> String {
-        if let session { return "session " + session }
-        return "address " + address + " " + userAgent
+        key = session.map { Key(session: $0, address: "", userAgent: "") } ?? Key(session: nil, address: address, userAgent: userAgent)
+        self.session = session.map { String(decoding: $0.utf8.prefix(8), as: UTF8.self) }
+        self.address = address
+        self.userAgent = userAgent
     }
 }

@@ -95,7 +95,7 @@ public struct ObservedRequest: Sendable {
 
     /// The path without the query.
     public var path: Substring {
-        target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        target[..<(target.firstIndex(of: "?") ?? target.endIndex)]
     }
 
     private static func cut(_ target: String) -> String {

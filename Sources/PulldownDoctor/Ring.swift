@@ -14,6 +14,8 @@ public struct Ring<Element: Sendable>: Sendable {
 
     public mutating func append(_ element: Element) {
         if storage.count < capacity {
+            // Doubling, but never past the capacity: a full timeline holds 200, not 256.
+            if storage.count == storage.capacity { storage.reserveCapacity(min(capacity, max(8, 2 * storage.count))) }
             storage.append(element)
         } else {
             storage[next] = element

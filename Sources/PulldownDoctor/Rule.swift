@@ -3,7 +3,8 @@
 /// A rule sees every finished request of one client, in the order they finished, with what the
 /// client held before it (`ClientFacts`), and says whether that request is the mistake. It keeps
 /// what it needs in its own fields, O(1) of them: the doctor keeps one of each rule per client.
-/// A new rule is a type here and a line in `Rules.all`.
+/// A new rule is a type of its own (a file in Rules/), a line in `Rules.all` and a field and a
+/// call in `Examination`.
 public protocol Rule: Sendable {
     /// Its name in findings, the docs and the log (`duplicate-request`).
     static var name: String { get }

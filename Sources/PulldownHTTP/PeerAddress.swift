@@ -40,11 +40,32 @@ public struct PeerAddress: Sendable, Hashable, CustomStringConvertible {
         self.bytes = bytes
     }
 
+    /// An IPv4 address is written digit by digit into a small string, with nothing on the heap
+    /// (the client doctor reads it for every request); an IPv6 one by inet_ntop.
     public var description: String {
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        var copy = bytes
-        _ = withUnsafeBytes(of: &copy) { inet_ntop(isIPv6 ? AF_INET6 : AF_INET, $0.baseAddress, &text, socklen_t(text.count)) }
-        return String(cString: text)
+        if !isIPv6 {
+            // s_addr holds the address in network order: its first byte in memory is the first part.
+            return withUnsafeBytes(of: UInt32(truncatingIfNeeded: bytes.0)) { parts in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 15) { text in
+                    var count = 0
+                    for (index, part) in parts.enumerated() {
+                        if index > 0 { text[count] = UInt8(ascii: "."); count += 1 }
+                        for divisor in [100, 10, 1] as [UInt8] where part >= divisor || divisor == 1 {
+                            text[count] = UInt8(ascii: "0") + part / divisor % 10
+                            count += 1
+                        }
+                    }
+                    return String(decoding: UnsafeBufferPointer(rebasing: text[..<count]), as: UTF8.self)
+                }
+            }
+        }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN)) { text in
+            var copy = bytes
+            let written = withUnsafeBytes(of: &copy) {
+                inet_ntop(isIPv6 ? AF_INET6 : AF_INET, $0.baseAddress, text.baseAddress, socklen_t(text.count))
+            }
+            return written == nil ? "" : String(cString: text.baseAddress!)
+        }
     }
 
     public static func == (lhs: PeerAddress, rhs: PeerAddress) -> Bool {

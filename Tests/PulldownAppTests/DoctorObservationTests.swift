@@ -2,6 +2,7 @@ import Foundation
 import PulldownDoctor
 import PulldownFeed
 import PulldownHTTP
+import PulldownTesting
 import XCTest
 @testable import PulldownApp
 
@@ -42,9 +43,10 @@ final class DoctorObservationTests: XCTestCase {
         XCTAssertEqual(AnswerReading.answer(problem.response, isList: true), .init(retryAfter: 3))
     }
 
-    private func ask(_ method: String, _ target: String, headers: [(String, String)] = [], body: String = "") -> ObservedRequest.Ask {
+    private func ask(_ method: String, _ target: String, headers: [(String, String)] = [], body: String = "",
+                     status: Int = 200) -> ObservedRequest.Ask {
         let request = HTTPRequest(method: method, rawTarget: target, headers: HTTPHeaders(headers), body: Array(body.utf8))!
-        return Observation.ask(request, pageSize: 10)
+        return Observation.ask(request, status: status, pageSize: 10)
     }
 
     func testAsksAreReadAsTheEndpointsReadThem() {
@@ -59,9 +61,22 @@ final class DoctorObservationTests: XCTestCase {
         XCTAssertEqual(ask("GET", "/api/events"), .stream(lastEventID: nil, after: nil))
     }
 
+    func testAPageTheAPITookIsReadAsItsOwnParserReadsIt() throws {
+        for query in ["", "?limit=5", "?before=41", "?after=3&limit=7", "?limit=5&before=41&feed=0123456789abcdef&_=1&t=x"] {
+            let request = try XCTUnwrap(HTTPRequest(method: "GET", rawTarget: "/api/items" + query))
+            let parsed = try ItemsQuery.parse(request.query, defaultLimit: 10)
+            let cursor: ObservedRequest.Cursor = switch parsed.cursor {
+            case .newest: .newest
+            case .before(let id): .before(id)
+            case .after(let id): .after(id)
+            }
+            XCTAssertEqual(Observation.ask(request, status: 200, pageSize: 10), .page(cursor, limit: parsed.limit), query)
+        }
+    }
+
     func testAnythingTheRulesLeaveAloneOrTheEndpointRefusesIsOther() {
         XCTAssertEqual(ask("HEAD", "/api/items"), .other)
-        XCTAssertEqual(ask("GET", "/api/items?limit=0"), .other)
+        XCTAssertEqual(ask("GET", "/api/items?limit=0", status: 400), .other)
         XCTAssertEqual(ask("GET", "/api/items/x"), .other)
         XCTAssertEqual(ask("POST", "/api/items"), .other)
         XCTAssertEqual(ask("GET", "/api/events", headers: [("Last-Event-ID", "x")]), .other)
@@ -75,14 +90,15 @@ final class DoctorObservationTests: XCTestCase {
                                    headers: HTTPHeaders([("Cookie", "a=b; pulldown_session=abcdef0123456789"), ("User-Agent", "app/1")]), peer: peer)!
         let byHeader = HTTPRequest(method: "GET", rawTarget: "/api/items",
                                    headers: HTTPHeaders([("X-Session-Id", "abcdef0123456789"), ("User-Agent", "other")]))!
-        XCTAssertEqual(Observation.caller(of: bare), Caller(key: "address 10.0.0.7 app/1", session: nil, address: "10.0.0.7", userAgent: "app/1"))
+        XCTAssertEqual(Observation.caller(of: bare), Caller(session: nil, address: "10.0.0.7", userAgent: "app/1"))
+        XCTAssertEqual([Observation.caller(of: bare).key].map { [$0.session, $0.address, $0.userAgent] }, [[nil, "10.0.0.7", "app/1"]])
         XCTAssertEqual(Observation.caller(of: byCookie).key, Observation.caller(of: byHeader).key)
         XCTAssertEqual(Observation.caller(of: byHeader).session, "abcdef01")
     }
 
     func testTheLogLineIsOneLineThatNamesTheClientTheRuleAndTheRequest() {
         var book = ClientBook()
-        let caller = Caller(key: "k", session: nil, address: "127.0.0.1", userAgent: "curl/8.5.0")
+        let caller = Caller(session: nil, address: "127.0.0.1", userAgent: "curl/8.5.0")
         let at = Date(timeIntervalSince1970: 1_800_000_000)
         let newest = ObservedRequest(method: "GET", target: "/api/items", ask: .page(.newest, limit: 10), status: 200,
                                      answer: .init(hasMore: true, newestID: 5, feed: 1), started: at, ended: at)
@@ -90,8 +106,27 @@ final class DoctorObservationTests: XCTestCase {
         var again = newest
         (again.started, again.ended) = (at + 5, at + 5)
         let recorded = book.record(again, from: caller)
-        XCTAssertEqual(ClientDoctor.logLine(recorded.finding!, client: recorded.client),
-                       "doctor: client \(recorded.client.id) (127.0.0.1 curl/8.5.0): poll-without-validator: GET /api/items 200: "
+        XCTAssertEqual(ClientDoctor.logLine(recorded.finding!, client: recorded.client!),
+                       "doctor: client \(recorded.client!.id) (127.0.0.1 curl/8.5.0): poll-without-validator: GET /api/items 200: "
                        + "Polled the newest page without If-None-Match")
+    }
+}
+
+/// The doctor examines at most `perSecond` exchanges a second and counts the rest.
+final class ClientDoctorBudgetTests: XCTestCase {
+    func testPastItsBudgetASecondItSkipsAndCountsThenStartsAgain() throws {
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000.5))
+        let doctor = ClientDoctor(clock: clock, pageSize: 10, log: false, heartbeatSeconds: 3600)
+        defer { doctor.stop() }
+        let request = try XCTUnwrap(HTTPRequest(method: "GET", rawTarget: "/api/items/1", headers: HTTPHeaders([("User-Agent", "flood")])))
+        let send = {
+            if let started = doctor.begin() { doctor.record(request, HTTPResponse(status: 200), started: started) }
+        }
+        for _ in 0...ClientDoctor.perSecond { send() }
+        XCTAssertEqual(doctor.skipped, 1)
+        clock.advance(by: 1)
+        send()
+        XCTAssertEqual(doctor.skipped, 1)
+        XCTAssertEqual(doctor.clients.first?.requests, Int(ClientDoctor.perSecond) + 1)
     }
 }

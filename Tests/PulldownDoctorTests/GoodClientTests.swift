@@ -32,6 +32,16 @@ final class GoodClientTests: XCTestCase {
         XCTAssertEqual(c.fired, [])
     }
 
+    func testEveryRuleIsExaminedInTheOrderOfRulesAll() {
+        // Each rule's own client fires it: the examination calls every rule of Rules.all.
+        XCTAssertEqual(Rules.all.count, 9)
+        var c = ScriptedClient(feed: FakeFeed(newest: 35))
+        c.send(.newest)
+        c.send(.stream)
+        c.send(.newest, pause: 2)
+        XCTAssertEqual(c.fired, ["stream-without-cursor", "poll-without-validator"])
+    }
+
     func testTheRulesAreNamedOnceEachWithTitleAndAdvice() {
         let names = Rules.all.map { $0.name }
         XCTAssertEqual(Set(names).count, names.count)

@@ -181,6 +181,7 @@ def test_the_bounds_hold_under_a_thousand_clients(feed):
     for n in range(1000):
         assert get(feed, "/api/items/1", headers={"User-Agent": f"flood {n}"}).status == 200
     kept = doctor.clients(feed)
+    assert get(feed, "/api/doctor").json()["skipped"] == 0, "fewer than 2,000 a second: every one examined"
     assert len(kept) == 64
     assert [client["userAgent"] for client in kept] == [f"flood {n}" for n in range(999, 935, -1)]
     for _ in range(250):

@@ -4,14 +4,24 @@ import PulldownFeed
 import PulldownHTTP
 import Synchronization
 
-/// The client doctor while the server runs: the book of clients behind a lock, fed by
+/// The client doctor while the server runs: the book of clients on a queue of its own, fed by
 /// `DoctorHook` with every finished API exchange; each new finding goes to the log
 /// (`--doctor-log`), and every finding to whoever watches `/api/doctor/events`.
 ///
-/// Recording is an append to a bounded timeline and one pass of the rules, under the lock, after
-/// the answer was handed over; a finding's JSON is written outside it, and only when someone watches.
+/// The thread that answers only hands the exchange over (the request and the answer as they are,
+/// and two readings of the clock): reading it, the book and the rules run on the doctor's queue,
+/// never on a server thread nor on the feed's writer queue, which answers refreshes. It examines
+/// at most `perSecond` exchanges a second and counts the rest as skipped: an app calls a few times
+/// a second, a load test thousands, and a load test is no app to examine, nor one to slow down.
 final class ClientDoctor: Sendable {
-    private let book = Mutex(ClientBook())
+    /// Exchanges examined in one second, at most.
+    static let perSecond: UInt32 = 2_000
+
+    private let queue = DispatchQueue(label: "pulldown.doctor", qos: .utility)
+    private let book: QueueConfined<ClientBook>
+    /// The second being counted and the exchanges handed over in it, as (second << 32 | count).
+    private let budget = Atomic<UInt64>(0)
+    private let skippedCount = Atomic<Int>(0)
     private let clock: any FeedClock
     private let pageSize: Int
     private let log: Bool
@@ -21,28 +31,61 @@ final class ClientDoctor: Sendable {
         self.clock = clock
         self.pageSize = pageSize
         self.log = log
+        book = QueueConfined(ClientBook(), on: queue)
         watchers = DoctorWatchers(heartbeatSeconds: heartbeatSeconds)
     }
 
-    var now: Date { clock.now() }
-
-    /// Takes one exchange that began at `started` and was answered just now.
+    /// Hands over one exchange that began at `started` (within the budget) and is answered now.
     func record(_ request: HTTPRequest, _ response: HTTPResponse, started: Date) {
-        let observed = Observation.observe(request, response, pageSize: pageSize, started: started, ended: clock.now())
-        let caller = Observation.caller(of: request)
-        let recorded = book.withLock { $0.record(observed, from: caller) }
-        guard let finding = recorded.finding else { return }
-        if log && recorded.isNew { ErrorLog.write(Self.logLine(finding, client: recorded.client)) }
-        if watchers.isWatched { watchers.send(DoctorJSON.event(recorded.client)) }
+        let ended = clock.now()
+        queue.async { [self] in take(request, response, started: started, ended: ended) }
     }
 
-    /// Every client kept, the one seen last first.
+    /// When a request begins: the time, if it is within this second's budget (it will be
+    /// recorded); else nil, and it is counted as skipped.
+    func begin() -> Date? {
+        let now = clock.now()
+        guard spend(at: now) else {
+            skippedCount.add(1, ordering: .relaxed)
+            return nil
+        }
+        return now
+    }
+
+    /// Takes one exchange of this second's budget; false when it is spent.
+    private func spend(at date: Date) -> Bool {
+        let second = UInt64(UInt32(truncatingIfNeeded: Int64(date.timeIntervalSince1970)))
+        var seen = budget.load(ordering: .relaxed)
+        while true {
+            let count = seen >> 32 == second ? UInt32(truncatingIfNeeded: seen) : 0
+            guard count < Self.perSecond else { return false }
+            let (exchanged, original) = budget.compareExchange(expected: seen, desired: second << 32 | UInt64(count + 1),
+                                                               ordering: .relaxed)
+            if exchanged { return true }
+            seen = original
+        }
+    }
+
+    /// Exchanges not examined since the start, the budget being spent.
+    var skipped: Int { skippedCount.load(ordering: .relaxed) }
+
+    /// On the queue: reads the exchange and runs the rules over it.
+    private func take(_ request: HTTPRequest, _ response: HTTPResponse, started: Date, ended: Date) {
+        let observed = Observation.observe(request, response, pageSize: pageSize, started: started, ended: ended)
+        let watched = watchers.isWatched
+        let recorded = book.access { $0.record(observed, from: Observation.caller(of: request), copyingClient: watched) }
+        guard let finding = recorded.finding, let client = recorded.client else { return }
+        if log && recorded.isNew { ErrorLog.write(Self.logLine(finding, client: client)) }
+        if watched { watchers.send(DoctorJSON.event(client)) }
+    }
+
+    /// Every client kept, the one seen last first, once every exchange handed over before is taken.
     var clients: [ClientBook.Client] {
-        book.withLock { $0.clientsByRecency }
+        queue.sync { book.access { $0.clientsByRecency } }
     }
 
     func client(id: String) -> ClientBook.Client? {
-        book.withLock { $0.client(id: id) }
+        queue.sync { book.access { $0.client(id: id) } }
     }
 
     func stop() {
@@ -58,15 +101,17 @@ final class ClientDoctor: Sendable {
     }
 }
 
-/// In front of the API's routes: each finished exchange goes to the doctor, after its answer.
+/// In front of the API's routes: each finished exchange goes to the doctor as it is answered.
 struct DoctorHook: HTTPMiddleware {
     let doctor: ClientDoctor
 
     func handle(_ request: HTTPRequest, _ responder: Responder, next: @escaping HTTPHandler) {
-        let started = doctor.now
+        // Past the budget, the request goes on as if there were no doctor.
+        guard let started = doctor.begin() else { return next(request, responder) }
         next(request, Responder { response in
-            responder.send(response)
+            // Handed over first, so that whoever has the answer finds it recorded.
             doctor.record(request, response, started: started)
+            responder.send(response)
         })
     }
 }

@@ -8,7 +8,7 @@ struct DoctorEndpoints: Sendable {
     let doctor: ClientDoctor
 
     func addRoutes(to router: inout Router) {
-        router.get("/api/doctor") { _ in Self.uncached(.json(DoctorJSON.clients(doctor.clients))) }
+        router.get("/api/doctor") { _ in Self.uncached(.json(DoctorJSON.clients(doctor.clients, skipped: doctor.skipped))) }
         router.get("/api/doctor/{client}") { request in
             let id = request.pathParameters["client"] ?? ""
             guard let client = doctor.client(id: id) else {

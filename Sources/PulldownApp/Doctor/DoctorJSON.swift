@@ -4,8 +4,9 @@ import PulldownHTTP
 
 /// The doctor's answers as JSON (`/api/doctor`, `/api/doctor/{client}`, `event: doctor`).
 enum DoctorJSON {
-    /// `{"clients": [client…], "limits": {"clients": 64, "requests": 200}}`, the one seen last first.
-    static func clients(_ clients: [ClientBook.Client]) -> [UInt8] {
+    /// `{"clients": [client…], "limits": {"clients": 64, "requests": 200, "perSecond": 2000},
+    /// "skipped": 0}`, the one seen last first.
+    static func clients(_ clients: [ClientBook.Client], skipped: Int) -> [UInt8] {
         var json = JSONWriter(capacity: 512 * max(1, clients.count))
         json.beginObject()
         json.key("clients")
@@ -16,7 +17,9 @@ enum DoctorJSON {
         json.beginObject()
         json.key("clients"); json.integer(ClientBook.maxClients)
         json.key("requests"); json.integer(ClientBook.maxRequests)
+        json.key("perSecond"); json.integer(ClientDoctor.perSecond)
         json.endObject()
+        json.key("skipped"); json.integer(skipped)
         json.endObject()
         return json.bytes
     }

@@ -15,10 +15,13 @@ public struct RetryTooSoon: Rule {
     public init() {}
 
     public mutating func examine(_ request: ObservedRequest, knowing facts: ClientFacts) -> Verdict {
+        let isRefusal = request.status == 429 || request.status == 503
+        // Nearly every request: nothing waits and nothing is refused, so nothing to compare.
+        guard isRefusal || !waits.isEmpty else { return .fine }
         let key = RequestKey(request)
         waits.removeAll { $0.until <= request.started }
         let early = waits.last { $0.key == key }
-        if (request.status == 429 || request.status == 503), let seconds = request.answer.retryAfter {
+        if isRefusal, let seconds = request.answer.retryAfter {
             waits.removeAll { $0.key == key }
             if waits.count == 8 { waits.removeFirst() }
             waits.append((key, request.ended.addingTimeInterval(TimeInterval(seconds)), request))
