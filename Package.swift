@@ -58,6 +58,8 @@ let package = Package(
         // A certificate authority of this machine's own, kept in a folder, and the server
         // certificates it issues for --https (GnuTLS's X.509 API; libmicrohttpd does the TLS).
         .target(name: "LocalCA", dependencies: ["CGnuTLS"]),
+        // The client doctor: a client's requests in, the mistakes they show out (pure; knows no HTTP server).
+        .target(name: "PulldownDoctor", dependencies: ["Hashing"]),
         // An item's own fields (UserFields), checked on the value Jansson parsed: the one rule for
         // a posted item and a data file's entry; and Jansson's messages, for both.
         .target(name: "ItemFields", dependencies: ["CJansson", "InvalidInput"]),
@@ -70,7 +72,8 @@ let package = Package(
         // page (ItemPictures). libqrencode: start-up's QR code (TerminalQRCode). libpng: the
         // demo's pictures (PNGCanvas).
         .target(name: "PulldownApp", dependencies: ["PulldownHTTP", "PulldownFeed", "PulldownDataFile", "ItemFields",
-                                                    "InvalidInput", "CJansson", "CQRencode", "CPNG", "LocalCA"],
+                                                    "PulldownDoctor", "Hashing", "InvalidInput",
+                                                    "CJansson", "CQRencode", "CPNG", "LocalCA"],
                 resources: [.copy("Resources/openapi.json")]),
         .executableTarget(name: "pulldown", dependencies: ["PulldownApp"]),
         // The feed's client for Swift apps: Foundation only, so it builds for iOS as for Linux.
@@ -89,6 +92,7 @@ let package = Package(
         // The client's state machines, without I/O; then the client against a real `pulldown`.
         .testTarget(name: "PulldownClientTests", dependencies: ["PulldownClient"]),
         .testTarget(name: "PulldownClientLiveTests", dependencies: ["PulldownClient"]),
+        .testTarget(name: "PulldownDoctorTests", dependencies: ["PulldownDoctor"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,10 +11,18 @@ function url(path) {
   return path.split('?')[0] + (q.size ? `?${q}` : '');
 }
 
-/** One request (`init` as fetch takes it); resolves to the answer's JSON. The one fetch the page
- *  and the Demo panel (demo/api.js) make. */
+// A 429 or 503 says in Retry-After how long to wait before asking the same again: until then, the
+// same request (a Try again, another pull) waits, whoever sends it (docs/doctor.md, retry-too-soon).
+const notBefore = new Map(); // method and URL -> performance.now() from which it may be sent again
+
+/** One request (`init` as fetch takes it); resolves to the answer's JSON. The one fetch the page,
+ *  the Demo panel (demo/api.js) and the Doctor view make. */
 export async function send(path, init) {
+  const key = `${init?.method || 'GET'} ${path}`, wait = (notBefore.get(key) ?? 0) - performance.now();
+  if (wait > 0) await new Promise(done => setTimeout(done, wait));
   const res = await fetch(path, init), json = await res.json().catch(() => ({}));
+  const after = +res.headers.get('Retry-After');
+  if (after > 0) notBefore.set(key, performance.now() + after * 1000); else notBefore.delete(key);
   if (res.ok) return json;
   throw Object.assign(new Error(json.detail || json.title || res.statusText), { status: res.status, problem: json });
 }
@@ -23,7 +31,14 @@ export async function send(path, init) {
 export const json = (body, method = 'POST', headers = {}, type = 'application/json') =>
   ({ method, headers: { ...headers, 'Content-Type': type }, body: JSON.stringify(body) });
 
-const call = (path, body) => send(url(path), body && json(body));
+// The client doctor knows a client by its session (docs/doctor.md): until the session's first
+// answer is in (and with it the cookie every later request carries), the page's other requests
+// wait for it, so that none goes out without it.
+let named = Promise.resolve();
+const call = (path, body) => named.then(() => send(url(path), body && json(body)));
+
+/** Resolves once the session is known (or could not be): then requests carry it. */
+export const sessionKnown = () => named;
 
 /** The reader gets the page's own words (`text`, returned); the problem's detail is for the
  *  developer, in the console. */
@@ -35,8 +50,13 @@ export const items = (params = {}) =>
   call(`/api/items?${new URLSearchParams(Object.entries(params).filter(([, v]) => v != null))}`);
 /** Items newer than `after`: { items, gap, lastUpdated }. */
 export const refresh = after => call('/api/refresh', { after });
-/** This browser session: { lastUpdated, lastSeenId, refreshCount }. */
-export const session = () => call('/api/session');
+/** This browser session: { lastUpdated, lastSeenId, refreshCount }. The page's other requests
+ *  wait for its answer. */
+export function session() {
+  const asked = send(url('/api/session'));
+  named = asked.then(() => {}, () => {});
+  return asked;
+}
 /** Adds an item: { title, body, author } -> the item. */
 export const post = item => call('/api/items', item);
 /** The stream of items newer than `after` as they are posted (`items` events of { items, gap }). */

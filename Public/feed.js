@@ -23,8 +23,8 @@ const servedArticles = new Map(!saved && data ? [...document.querySelectorAll('#
 const served = !saved && data && { ...JSON.parse(data.textContent),
   items: [...servedArticles].map(([id, a]) => ({ id, createdAt: a.querySelector('time').dateTime })) };
 data?.remove();
+const session = api.session(); // first: the page's other requests wait for it (api.js)
 const early = !saved && !served && api.items(); // the first page, asked for before the texts come
-const session = api.session();
 early && early.catch(() => {});
 session.catch(() => {});
 history.scrollRestoration = 'manual'; // the position is ours to restore: the window decides the page's height

@@ -15,12 +15,13 @@ export class LiveFeed {
     document.addEventListener('visibilitychange', () => document.hidden ? this.#close() : this.#open());
   }
 
-  /** Opens the stream once the feed knows its newest item. */
+  /** Opens the stream once the feed knows its newest item (and the session is known, so the
+   *  stream carries it too). */
   start(newest) {
     if (this.started) return;
     this.started = true;
     this.shown(newest);
-    this.#open();
+    api.sessionKnown().then(() => this.#open());
   }
 
   /** The feed started over: what the stream counted was of the old one. It closes, and opens

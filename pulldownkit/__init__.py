@@ -5,6 +5,7 @@ the README screenshots all start, call, stream from and touch the server through
     process     any background process stopped by its PID (pulldown, nginx), its memory
     waiting     wait_until and how long a hang may take before it fails
     client      one HTTP request on a fresh connection, its Reply, http_json, walking every page
+    doctor      what a server's client doctor says about its clients
     raw         raw sockets: bytes in, bytes out, the health probe, crash markers on stderr
     events      a server-sent events client for GET /api/events
     touch       real touch input in Chromium through the DevTools protocol

@@ -30,16 +30,17 @@ class Event:
 
 
 class Stream:
-    """One open GET /api/events: its status, headers, and the events as they arrive."""
+    """One open GET /api/events (or another stream at `path`): its status, headers, and the events
+    as they arrive. `headers` are sent too."""
 
-    def __init__(self, server, query="", last_event_id=None, timeout=10, headers=None):
+    def __init__(self, server, query="", last_event_id=None, timeout=10, path="/api/events", headers=None):
         self.sock = socket.create_connection((server.host, server.port), timeout=timeout)
         if getattr(server, "tls", None):  # an https:// server: the same stream inside TLS
             self.sock = server.tls.wrap_socket(self.sock, server_hostname=server.host)
         extra = f"Last-Event-ID: {last_event_id}\r\n" if last_event_id is not None else ""
         extra += "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
         # The Host a client sends: the items' pictures are written under it.
-        self.sock.sendall(f"GET /api/events{query} HTTP/1.1\r\nHost: {server.host}:{server.port}\r\n"
+        self.sock.sendall(f"GET {path}{query} HTTP/1.1\r\nHost: {server.host}:{server.port}\r\n"
                           f"Accept: text/event-stream\r\n{extra}\r\n".encode())
         self.raw = b""          # bytes read and not yet de-chunked
         self.text = ""          # de-chunked body not yet split into events
@@ -117,11 +118,15 @@ class Stream:
 
     def next_items(self, deadline_seconds=10):
         """The next `items` event, skipping `retry` and comments."""
+        return self.next_named("items", deadline_seconds)
+
+    def next_named(self, name, deadline_seconds=10):
+        """The next event called `name`, skipping others, `retry` and comments."""
         deadline = time.monotonic() + deadline_seconds
         while time.monotonic() < deadline:
             event = self.next_event()
             if event is None:
-                raise ConnectionError("the stream ended before an items event")
-            if event.fields.get("event") == "items":
+                raise ConnectionError(f"the stream ended before a {name} event")
+            if event.fields.get("event") == name:
                 return event
-        raise TimeoutError("no items event in time")
+        raise TimeoutError(f"no {name} event in time")

@@ -16,7 +16,7 @@ import tempfile
 from playwright.sync_api import sync_playwright
 
 from pulldownkit.browser import DESKTOP, PHONE, launch
-from pulldownkit.client import post
+from pulldownkit.client import get, post
 from pulldownkit.page import Hold, Tab
 from pulldownkit.server import BINARY, REPO, start_server
 
@@ -153,6 +153,44 @@ def started_over(browser, start, tmp, names=(("17-started-over.png", PHONE), ("1
         tab.idle()
         tab.settled()
         shot(tab, name, lambda: None if tab.page.evaluate("scrollY") == 0 else "not at the top")
+        tab.close()
+
+
+def bad_app(server, name="MyApp/2.1 (iPhone; iOS 17.4)"):
+    """An app with two mistakes, as the Doctor view shows them: it pages, asks a page twice at once,
+    and polls the newest page without its tag."""
+    headers = {"User-Agent": name}
+    first = get(server, "/api/items", headers=headers)
+    older = first.json()["items"][-1]["id"]
+    for _ in range(2):
+        get(server, f"/api/items?before={older}", headers=headers)
+    get(server, "/api/items?limit=12", headers=headers)
+    refused = get(server, f"/api/items/{older}?_fail=503", headers=headers)
+    get(server, f"/api/items/{older}", headers=headers)
+    assert refused.status == 503
+
+
+def doctor_view(browser, start, tmp, names=(("19-doctor.png", PHONE, "MyApp/2.1 (iPhone; iOS 17.4)"),
+                                            ("20-doctor-desktop.png", DESKTOP, "MyApp/2.1 (Android 14; Pixel 8)"))):
+    """19 and 20: the Doctor view, opened from the Demo panel's link, showing an app's findings and
+    (on the desktop) its last requests beside them."""
+    server = start(tmp / "doctor.sqlite", seed=35)
+    for name, options, app_name in names:
+        tab = new_tab(browser, server, options).open()
+        tab.page.click("#demo")
+        link = tab.page.get_by_role("link", name=re.compile("Client doctor"))
+        link.wait_for()
+        bad_app(server, app_name)  # the most recent client: the first one shown
+        link.click()
+        app = tab.page.locator(".client", has_text=app_name)
+        app.locator(".finding").first.wait_for()
+        if options is DESKTOP:
+            app.locator("summary").click()
+            tab.page.wait_for_selector(".timeline li.bad")
+        tab.page.evaluate("() => scrollTo(0, 0)")
+        tab.settled()
+        shot(tab, name, lambda: None if tab.page.locator(".client").first.locator(".finding").count() >= 2
+             else "the first client shows fewer than two findings")
         tab.close()
 
 
@@ -306,6 +344,7 @@ def main():
             post_form(browser, start, tmp)
             item_page(browser, start, tmp)
             started_over(browser, start, tmp)
+            doctor_view(browser, start, tmp)
         finally:
             browser.close()
             for server in servers:

@@ -157,7 +157,7 @@ function make(button, t, { ranges, statuses }, locale) {
     group('network', KNOBS.network),
     group('faults', [], statusLabel, failNext('refresh', 'failRefresh'), failNext('page', 'failPage')),
     group('items', KNOBS.items, action(t.add, () => act(demo.addItems(3), () => t.added))),
-    say);
+    say, Object.assign(el('a', t.doctor), { href: '/doctor.html' })); // the Doctor view, in this tab: it keeps the token
   d.append(head, body);
   // A click on the backdrop (the dialog itself, outside its content) closes it, as a sheet's does.
   d.addEventListener('click', e => e.target === d && d.close());

@@ -33,6 +33,7 @@ export default {
   notNumber: '{field}：请输入数字。',
   unauthorized: '演示令牌未被接受，请重新打开演示者链接。',
   failed: '无法连接演示控制。',
+  doctor: '客户端诊断：调用此服务器的应用做错了什么',
   title: '标题',
   body: '内容',
   author: '作者',

@@ -37,6 +37,7 @@ export const EN = {
   notNumber: '{field}: a number, please.',
   unauthorized: "The demo token was not accepted. Open the presenter's link again.",
   failed: "Couldn't reach the demo controls.",
+  doctor: 'Client doctor: what the apps calling this server did wrong',
   // The post form
   title: 'Title',
   body: 'Text',

@@ -18,6 +18,7 @@ public final class Application: Sendable {
     private let live: LiveEvents
     private let maintenance: Maintenance
     private let watcher: DataFileWatcher?
+    private let doctor: ClientDoctor?
     /// The token `/api/demo` needs, for the presenter's URL; nil when it needs none (loopback
     /// only) or is not served.
     public let presenterToken: String?
@@ -92,19 +93,24 @@ public final class Application: Sendable {
             // Every open page hears the new knobs; pages that listen only for `items` ignore it.
             live.broadcast(ServerSentEvents.event("demo", id: nil, data: knobs.json))
         }
-        let access = configuration.demoAPI
-            ? DemoAccess(host: configuration.server.host, configured: configuration.demoToken,
-                         baseURL: BaseURL(configured: configuration.publicURL)) : nil
+        // One token steers the demo and reads the doctor.
+        let steering = DemoAccess(host: configuration.server.host, configured: configuration.demoToken,
+                                  baseURL: BaseURL(configured: configuration.publicURL))
+        let access = configuration.demoAPI ? steering : nil
         // Each change of a client's profile reaches every open page as a `demo` event too.
         let profiles = access.map { _ in
             NetworkProfiles(tokens: tokens, clock: clock) { live.broadcast(ServerSentEvents.event("demo", id: nil, data: $0)) }
         }
+        let doctor = configuration.doctor
+            ? ClientDoctor(clock: clock, pageSize: configuration.pageSize, log: configuration.doctorLog,
+                           heartbeatSeconds: configuration.heartbeatSeconds) : nil
         let ca: LocalCA?
         do {
             ca = configuration.https ? try TLSSetup.open(configuration, environment: ProcessInfo.processInfo.environment) : nil
         } catch {
             live.stop()
             watcher?.cancel()
+            doctor?.stop()
             throw error
         }
         let trust = TrustRoutes(ca: ca, files: staticFiles)
@@ -112,7 +118,7 @@ public final class Application: Sendable {
                                    live: live, demo: demo, demoSync: demoSync, demoAccess: access,
                                    reset: DemoReset(feed: feed, origin: origin, watcher: watcher),
                                    configuration: configuration, dataPictures: origin.dataFile?.pictures, trust: trust,
-                                   profiles: profiles)
+                                   profiles: profiles, doctor: doctor.map { ($0, steering) })
         var serverConfiguration = configuration.server
         // Streams get their own share of connections, so a full house of them never keeps
         // ordinary requests out.
@@ -124,6 +130,7 @@ public final class Application: Sendable {
         } catch {
             live.stop()
             watcher?.cancel()
+            doctor?.stop()
             throw StartupError(description: error.description)
         }
         self.certificateAuthority = ca
@@ -132,6 +139,7 @@ public final class Application: Sendable {
         self.presenterToken = access?.presenterToken
         self.maintenance = Maintenance(feed: feed, staticFiles: staticFiles, live: live)
         self.watcher = watcher
+        self.doctor = doctor
     }
 
     /// The servers: without `--https`, one plain; with `--https` alone, one on TLS whose plain
@@ -165,6 +173,7 @@ public final class Application: Sendable {
         maintenance.cancel()
         watcher?.cancel()
         live.stop()
+        doctor?.stop()
         // Both at once, so two grace periods are one.
         let servers = [server] + (secureServer.map { [$0] } ?? [])
         DispatchQueue.concurrentPerform(iterations: servers.count) { servers[$0].stop() }
@@ -194,15 +203,17 @@ public final class Application: Sendable {
     }
 
     /// The server's one router: `/api/` through CORS and the demo knobs to the API, `/api/demo`
-    /// (which steers the knobs) through CORS and `demoAccess` (nil: not served), `/media/`
-    /// (pictures) through CORS; `/healthz`; `/trust…`, the `--https` trust page and root
-    /// (`trust`); `/` with the newest page in it, and `/item.html`; everything else is a file of
-    /// the page. Each client's network profile (`profiles`, served with the demo API) comes in
-    /// front of all of it.
+    /// (which steers the knobs) through CORS and `demoAccess` (nil: not served); `/api/doctor`
+    /// through CORS and the same access, with every other `/api/` exchange reported to the doctor
+    /// (nil: it is off); `/media/` (pictures) through CORS; `/healthz`; `/trust…`, the `--https`
+    /// trust page and root (`trust`); `/` with the newest page in it, and `/item.html`; everything
+    /// else is a file of the page. Each client's network profile (`profiles`, served with the demo
+    /// API) comes in front of all of it.
     static func handler(feed: Feed, tokens: SessionTokens, staticFiles: StaticFiles, openAPI: HTTPResponse,
                         live: LiveEvents, demo: DemoControl, demoSync: DemoKnobsSync?, demoAccess: DemoAccess?,
                         reset: DemoReset, configuration: Configuration, dataPictures: DataPictures? = nil,
-                        trust: TrustRoutes? = nil, profiles: NetworkProfiles? = nil) -> HTTPHandler {
+                        trust: TrustRoutes? = nil, profiles: NetworkProfiles? = nil,
+                        doctor: (ClientDoctor, access: DemoAccess)? = nil) -> HTTPHandler {
         let baseURL = BaseURL(configured: configuration.publicURL)
         let cors = CORS(credentialedOrigins: Set(configuration.corsOrigins))
         let api = API(feed: feed, sessions: SessionResolver(tokens: tokens), pageSize: configuration.pageSize,
@@ -220,17 +231,24 @@ public final class Application: Sendable {
         PictureRoutes(dataPictures: dataPictures ?? DataPictures(dataFile: ""), baseURL: baseURL).addRoutes(to: &router)
         router.get("/healthz") { _ in api.health() }
         (trust ?? TrustRoutes(ca: nil, files: staticFiles)).addRoutes(to: &router)
-        router.scope("/api", middleware: [cors, knobs], notFound: API.notFound)
+        let watched: [any HTTPMiddleware] = doctor.map { [DoctorHook(doctor: $0.0)] } ?? []
+        router.scope("/api", middleware: watched + [cors, knobs], notFound: API.notFound)
         router.scope("/media", middleware: [cors], notFound: { request in
             Problem.notFound("There is no picture at \(request.path).").response
         })
+        if let (doctor, access) = doctor {
+            DoctorEndpoints(doctor: doctor).addRoutes(to: &router)
+            router.scope("/api/doctor", middleware: [cors.refusingPreflights(access.preflightRefusal), access],
+                         notFound: API.notFound)
+        } else {
+            router.scope("/api/doctor", middleware: [], notFound: DoctorEndpoints.off)
+        }
         if let demoAccess {
             DemoEndpoints(control: demo, items: DemoItems(feed: feed, baseURL: baseURL), reset: reset, sync: demoSync)
                 .addRoutes(to: &router)
             profiles.map { ProfileEndpoints(profiles: $0, sessions: api.sessions).addRoutes(to: &router) }
-            var demoCORS = cors
-            demoCORS.preflightRefusal = demoAccess.preflightRefusal
-            router.scope("/api/demo", middleware: [demoCORS, demoAccess], notFound: API.notFound)
+            router.scope("/api/demo", middleware: [cors.refusingPreflights(demoAccess.preflightRefusal), demoAccess],
+                         notFound: API.notFound)
         }
         return profiles.map { ProfileThrottle(profiles: $0).wrap(router.handler) } ?? router.handler
     }

@@ -1,11 +1,12 @@
 import Foundation
 
-/// ISO-8601 UTC timestamps with second precision (`2026-11-30T07:40:09Z`), or with milliseconds
-/// (`2026-11-30T07:40:09.250Z`), written digit by digit: `String(format:)` cost more than the
-/// rest of a refresh answer.
+/// ISO-8601 UTC timestamps with second precision (`2026-11-30T07:40:09Z`), or milliseconds
+/// (`2026-11-30T07:40:09.250Z`: the doctor's timelines, profile times), written digit by digit:
+/// `String(format:)` cost more than the rest of a refresh answer.
 enum Timestamp {
     static func iso8601(_ date: Date, milliseconds: Bool = false) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        let since1970 = date.timeIntervalSince1970
+        var seconds = time_t(since1970.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)
         var bytes = [UInt8]()
@@ -28,8 +29,7 @@ enum Timestamp {
         append(parts.tm_sec, digits: 2)
         if milliseconds {
             bytes.append(UInt8(ascii: "."))
-            let fraction = date.timeIntervalSince1970 - date.timeIntervalSince1970.rounded(.down)
-            append(Int32(min(999, (fraction * 1000).rounded(.down))), digits: 3)
+            append(Int32(min(999, ((since1970 - since1970.rounded(.down)) * 1000).rounded())), digits: 3)
         }
         bytes.append(UInt8(ascii: "Z"))
         return String(decoding: bytes, as: UTF8.self)

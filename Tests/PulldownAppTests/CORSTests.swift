@@ -73,7 +73,7 @@ final class CORSTests: XCTestCase {
         XCTAssertEqual(response.headers["Access-Control-Allow-Origin"], "*")
         XCTAssertEqual(response.headers["Access-Control-Allow-Headers"],
                        "Content-Type, X-Session-Id, If-None-Match, Last-Event-ID, Authorization, x-requested-with")
-        XCTAssertEqual(response.headers["Access-Control-Allow-Methods"], "GET, HEAD, POST, PATCH, DELETE")
+        XCTAssertEqual(response.headers["Access-Control-Allow-Methods"], "GET, HEAD, POST, PUT, PATCH, DELETE")
         XCTAssertEqual(response.headers["Access-Control-Max-Age"], "7200")
     }
 

@@ -9,10 +9,12 @@ final class TimestampTests: XCTestCase {
         XCTAssertEqual(Timestamp.iso8601(Date(timeIntervalSince1970: 951_782_400.999)), "2000-02-29T00:00:00Z")
     }
 
-    func testWritesMillisecondsWhenAsked() {
-        XCTAssertEqual(Timestamp.iso8601(Date(timeIntervalSince1970: 1_796_024_409.25), milliseconds: true), "2026-11-30T07:40:09.250Z")
-        XCTAssertEqual(Timestamp.iso8601(Date(timeIntervalSince1970: 0), milliseconds: true), "1970-01-01T00:00:00.000Z")
+    func testMillisecondsWhenAskedFor() {
         XCTAssertEqual(Timestamp.iso8601(Date(timeIntervalSince1970: 951_782_400.9996), milliseconds: true), "2000-02-29T00:00:00.999Z")
+        XCTAssertEqual(Timestamp.iso8601(Date(timeIntervalSince1970: 1_796_024_409.25), milliseconds: true), "2026-11-30T07:40:09.250Z")
+        XCTAssertEqual(Timestamp.iso8601(Date(timeIntervalSince1970: 1_796_024_409.1), milliseconds: true), "2026-11-30T07:40:09.100Z")
+        XCTAssertEqual(Timestamp.iso8601(Date(timeIntervalSince1970: 1_796_024_409.9999), milliseconds: true), "2026-11-30T07:40:09.999Z")
+        XCTAssertEqual(Timestamp.iso8601(Date(timeIntervalSince1970: 0), milliseconds: true), "1970-01-01T00:00:00.000Z")
     }
 
     func testAgreesWithFoundationsFormatterOnManyDates() {

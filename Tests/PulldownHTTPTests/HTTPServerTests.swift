@@ -54,6 +54,16 @@ final class HTTPServerTests: XCTestCase {
         XCTAssertEqual(response.header("X-Content-Type-Options"), "nosniff")
     }
 
+    func testARequestKnowsItsPeerAddressAndItsTargetAsSent() throws {
+        let server = try HTTPServer(configuration: configuration()) { request, responder in
+            responder.send(.text("\(request.peer.map(String.init(describing:)) ?? "none") \(request.target.raw)"))
+        }
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        try client.send("GET /a%20b?q=1&r HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(try client.readResponse().text, "127.0.0.1 /a%20b?q=1&r")
+    }
+
     func testHandlerMayAnswerLaterFromAnotherThread() throws {
         let kept = Mutex<Responder?>(nil)
         let called = DispatchSemaphore(value: 0)

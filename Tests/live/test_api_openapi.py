@@ -8,6 +8,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from pulldownkit.client import call, get, on_server, post
+from pulldownkit.events import Stream
 from test_api_support import with_session
 
 BASE = "urn:pulldown:openapi"
@@ -93,7 +94,8 @@ def test_the_document_is_valid_openapi_3_1(document):
 def test_the_document_lists_every_endpoint(document):
     assert set(document["paths"]) == {"/api/items", "/api/items/{id}", "/api/events", "/api/refresh",
                                       "/api/session", "/api/openapi.json", "/healthz", "/api/demo",
-                                      "/api/demo/faults", "/api/demo/items", "/api/demo/reset", "/trust",
+                                      "/api/demo/faults", "/api/demo/items", "/api/demo/reset", "/api/doctor",
+                                      "/api/doctor/{client}", "/api/doctor/events", "/trust",
                                       "/trust/pulldown-ca.pem", "/trust/pulldown-ca.crt", "/trust/pulldown-ca.mobileconfig",
                                       "/trust/open", "/media/demo/{name}", "/api/demo/clients",
                                       "/api/demo/clients/{client}/profile", "/api/demo/profile"}
@@ -106,8 +108,9 @@ def test_every_api_operation_documents_the_demo_knobs(document):
                 continue
             names = {parameter["$ref"].rsplit("/", 1)[-1] if "$ref" in parameter else parameter["name"]
                      for parameter in item[method].get("parameters", [])}
-            if path.startswith("/api/demo"):
-                # The demo API steers the knobs and is never steered by them.
+            if path.startswith(("/api/demo", "/api/doctor")):
+                # The demo API steers the knobs and is never steered by them; the doctor watches
+                # what they do to others.
                 assert not {"delay", "fail"} & names, (path, method)
             elif path.startswith("/api/"):
                 assert {"delay", "fail"} <= names, (path, method)
@@ -120,7 +123,7 @@ def test_the_documented_methods_are_exactly_the_ones_the_server_allows(server, d
     for path, item in document["paths"].items():
         documented = sorted(method.upper() for method in METHODS if method in item)
         unlisted = next(method for method in ["PATCH", "PUT"] if method.lower() not in item)
-        reply = call(server, unlisted, path.replace("{id}", "1"))
+        reply = call(server, unlisted, path.replace("{id}", "1").replace("{client}", "000000000000"))
         assert reply.status == 405
         assert sorted(m.strip() for m in reply.header("Allow").split(",")) == documented, path
 
@@ -140,6 +143,29 @@ def test_a_demo_request_without_the_token_matches_the_document(start_server):
     contract.check("/api/demo/faults", "POST", call(server, "POST", "/api/demo/faults", json={"on": "page"}))
     contract.check("/api/demo/items", "POST", call(server, "POST", "/api/demo/items"))
     contract.check("/api/demo/reset", "POST", call(server, "POST", "/api/demo/reset"))
+
+
+def test_the_doctor_s_answers_match_the_document(server, contract):
+    stream = Stream(server, path="/api/doctor/events")
+    assert stream.status == 200 and stream.headers["cache-control"] == "no-store"
+    for _ in range(2):
+        get(server, "/api/items", headers={"User-Agent": "contract"})
+    contract.validate("/components/schemas/DoctorClient", stream.next_named("doctor").data["client"])
+    stream.close()
+    clients = contract.check("/api/doctor", "GET", get(server, "/api/doctor")).json()["clients"]
+    assert clients[0]["findings"]
+    contract.check("/api/doctor", "HEAD", call(server, "HEAD", "/api/doctor"))
+    contract.check("/api/doctor/{client}", "GET", get(server, f"/api/doctor/{clients[0]['id']}"))
+    contract.check("/api/doctor/{client}", "GET", get(server, "/api/doctor/000000000000"))
+    contract.check("/api/doctor/events", "HEAD", call(server, "HEAD", "/api/doctor/events"))
+
+
+def test_with_the_doctor_off_its_paths_answer_as_the_document_says(start_server):
+    server = start_server("--doctor", "off")
+    contract = Contract(get(server, "/api/openapi.json").json())
+    contract.check("/api/doctor", "GET", get(server, "/api/doctor"))
+    contract.check("/api/doctor/{client}", "GET", get(server, "/api/doctor/000000000000"))
+    contract.check("/api/doctor/events", "GET", get(server, "/api/doctor/events"))
 
 
 def test_the_problem_schema_is_rfc_9457_with_invalid_params(document):

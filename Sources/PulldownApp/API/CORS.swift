@@ -17,13 +17,20 @@ struct CORS: HTTPMiddleware {
     /// origin without a token to check (`DemoAccess`).
     var preflightRefusal: Problem?
 
-    // PATCH and DELETE steer a demo (`/api/demo`).
-    static let allowedMethods = "GET, HEAD, POST, PATCH, DELETE"
+    // PATCH, PUT and DELETE steer a demo (`/api/demo`, a client's network profile).
+    static let allowedMethods = "GET, HEAD, POST, PUT, PATCH, DELETE"
     static let allowedHeaders = "Content-Type, X-Session-Id, If-None-Match, Last-Event-ID, Authorization"
     static let exposedHeaders = "Link, ETag, Location, Retry-After, X-Session-Id, Allow, WWW-Authenticate"
     static let allowOrigin = "Access-Control-Allow-Origin"
     /// How long a browser may reuse a preflight's answer, in seconds (Chromium keeps at most 7200).
     static let maxAge = "7200"
+
+    /// This CORS in a scope that refuses preflights with `refusal` (nil: none is refused).
+    func refusingPreflights(_ refusal: Problem?) -> CORS {
+        var scoped = self
+        scoped.preflightRefusal = refusal
+        return scoped
+    }
 
     /// Whether `request` comes from a page of another origin: its browser says so
     /// (`Sec-Fetch-Site`, which a page cannot set), or, from a browser that does not, its

@@ -30,8 +30,13 @@ public struct Configuration: Sendable {
     public var newItemsEveryGiven = false
     /// Whether `/api/demo` is served at all (`--demo-api off` removes it).
     public var demoAPI = true
-    /// The bearer token `/api/demo` needs when listening beyond loopback; nil makes a random one.
+    /// The bearer token `/api/demo` (and `/api/doctor`) needs when listening beyond loopback; nil
+    /// makes a random one.
     public var demoToken: String?
+    /// Whether the client doctor watches the API's clients (`--doctor off` records nothing).
+    public var doctor = true
+    /// Each new finding of the doctor as one line on standard error.
+    public var doctorLog = false
     /// Origins that may call the API with credentials (cookies); any origin may without (`CORS`).
     public var corsOrigins: [String] = []
     /// The origin clients reach the server at behind a proxy (`https://feed.example`): absolute

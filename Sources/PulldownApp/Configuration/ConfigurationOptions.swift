@@ -29,6 +29,17 @@ extension ConfigurationParser {
             }
         }
 
+        /// An option taking `on` or `off`.
+        static func onOff(_ flag: String, _ help: String, _ set: @escaping @Sendable (inout Configuration, Bool) -> Void) -> Option {
+            Option(flag, value: "MODE", help: help) { config, value throws(UsageError) in
+                switch value {
+                case "on": set(&config, true)
+                case "off": set(&config, false)
+                default: throw UsageError(description: "\(flag) must be on or off, not \(value)")
+                }
+            }
+        }
+
         /// An option taking a number within `range`.
         static func number(_ flag: String, _ valueName: String, _ help: String, in range: ClosedRange<Double>,
                            _ set: @escaping @Sendable (inout Configuration, Double) -> Void) -> Option {
@@ -146,20 +157,19 @@ extension ConfigurationParser {
         .integer("--page-cache-mb", "MB",
                  "memory for pages that can never change, kept ready to send (default \(defaults.pageCacheBytes >> 20), 0 for none)",
                  in: 0...65_536) { $0.pageCacheBytes = $1 << 20 },
-        Option("--demo-api", value: "MODE",
-               help: "on: serve the demo control API at /api/demo; off: 404 there (default on)") { config, value throws(UsageError) in
-            switch value {
-            case "on": config.demoAPI = true
-            case "off": config.demoAPI = false
-            default: throw UsageError(description: "--demo-api must be on or off, not \(value)")
-            }
-        },
+        .onOff("--demo-api", "on: serve the demo control API at /api/demo; off: 404 there (default on)") { $0.demoAPI = $1 },
         Option("--demo-token", value: "TOKEN",
-               help: "the bearer token /api/demo needs when listening beyond loopback (default: a random one, printed at start)") { config, value throws(UsageError) in
+               help: "the bearer token /api/demo and /api/doctor need when listening beyond loopback (default: a random one, printed at start)") { config, value throws(UsageError) in
             guard DemoAccess.isUsableToken(value) else {
                 throw UsageError(description: "--demo-token needs 8 to 200 letters, digits or -._~+/ characters")
             }
             config.demoToken = value
+        },
+        .onOff("--doctor", "on: the client doctor watches the API's clients, at /api/doctor; off: it records nothing (default on)") {
+            $0.doctor = $1
+        },
+        Option("--doctor-log", value: nil, help: "print each new finding of the client doctor on standard error") { config, value throws(UsageError) in
+            config.doctorLog = try boolean(value, flag: "--doctor-log")
         },
         Option("--quiet", value: nil, help: "no access log") { config, value throws(UsageError) in
             config.server.accessLog = !(try boolean(value, flag: "--quiet"))

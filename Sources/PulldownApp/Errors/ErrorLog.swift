@@ -1,11 +1,20 @@
 import Foundation
 
-/// Server-side errors the client is not told the details of, one line each on standard error
-/// (beside the access log), written in a single write(2) so lines from threads never interleave.
+/// Server-side errors the client is not told the details of, and the doctor's findings, one line
+/// each on standard error (beside the access log), written in a single write(2) so lines from
+/// threads never interleave. A control character a client sent cannot forge a line.
 enum ErrorLog {
     static func write(_ message: String) {
-        let line = "pulldown: " + message.replacingOccurrences(of: "\n", with: " ") + "\n"
+        let line = "pulldown: " + printable(message) + "\n"
         var bytes = Array(line.utf8)
         _ = bytes.withUnsafeMutableBytes { Foundation.write(2, $0.baseAddress, $0.count) }
+    }
+
+    /// A line break as a space, any other control character as `?`.
+    private static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+            scalar == "\n" ? " " : scalar.value < 0x20 || scalar.value == 0x7F ? "?" : scalar
+        }))
     }
 }

@@ -8,13 +8,15 @@ public struct HTTPRequest: Sendable {
         let headers: HTTPHeaders
         let body: [UInt8]
         let isTLS: Bool
+        let peer: PeerAddress?
 
-        init(method: String, target: RequestTarget, headers: HTTPHeaders, body: [UInt8], isTLS: Bool) {
+        init(method: String, target: RequestTarget, headers: HTTPHeaders, body: [UInt8], isTLS: Bool, peer: PeerAddress?) {
             self.method = method
             self.target = target
             self.headers = headers
             self.body = body
             self.isTLS = isTLS
+            self.peer = peer
         }
     }
 
@@ -23,8 +25,8 @@ public struct HTTPRequest: Sendable {
     public internal(set) var pathParameters: [String: String] = [:]
 
     public init(method: String, target: RequestTarget, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
-                isTLS: Bool = false) {
-        parts = Parts(method: method, target: target, headers: headers, body: body, isTLS: isTLS)
+                isTLS: Bool = false, peer: PeerAddress? = nil) {
+        parts = Parts(method: method, target: target, headers: headers, body: body, isTLS: isTLS, peer: peer)
     }
 
     /// The method token as sent (`GET`, `POST`, ...). Methods are case-sensitive (RFC 9110).
@@ -35,12 +37,15 @@ public struct HTTPRequest: Sendable {
     /// Whether the request arrived over TLS (an `https://` URL): cookies set in answer to it
     /// may be `Secure`.
     public var isTLS: Bool { parts.isTLS }
+    /// The address the request came from (the connection's peer, as libmicrohttpd has it); nil
+    /// for a request made up in a test.
+    public var peer: PeerAddress? { parts.peer }
 
     /// Builds a request from a raw target; for tests and for callers that already trust the target.
     public init?(method: String, rawTarget: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
-                 isTLS: Bool = false) {
+                 isTLS: Bool = false, peer: PeerAddress? = nil) {
         guard case .success(let target) = RequestTarget.parse(rawTarget) else { return nil }
-        self.init(method: method, target: target, headers: headers, body: body, isTLS: isTLS)
+        self.init(method: method, target: target, headers: headers, body: body, isTLS: isTLS, peer: peer)
     }
 
     /// The decoded path.

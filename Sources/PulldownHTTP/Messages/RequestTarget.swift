@@ -3,6 +3,8 @@
 /// The server hands libmicrohttpd an unescape function that does nothing, so the raw target
 /// reaches this parser untouched and every decoding rule lives here, in one place.
 public struct RequestTarget: Sendable, Equatable {
+    /// The whole target as sent (path and query), for whoever shows a request as it came.
+    public let raw: String
     /// The path as sent, still percent-encoded.
     public let rawPath: String
     /// The decoded path: segments joined with `/`.
@@ -66,7 +68,7 @@ public struct RequestTarget: Sendable, Equatable {
                 }
                 query = parsed
             }
-            return .success(RequestTarget(rawPath: rawPath, path: path, query: query, decodedSegments: decodedSegments))
+            return .success(RequestTarget(raw: whole, rawPath: rawPath, path: path, query: query, decodedSegments: decodedSegments))
         }
     }
 }

@@ -104,8 +104,10 @@ final class Exchange: @unchecked Sendable {
     private func handle(body: [UInt8]) {
         switch RequestTarget.parse(rawTarget) {
         case .success(let target):
-            daemon.handler(HTTPRequest(method: method, target: target, headers: headers, body: body, isTLS: daemon.isTLS),
-                           Responder(self))
+            let peer = pulldown_connection_info(connection.pointer, .CONNECTION_INFO_CLIENT_ADDRESS)?.pointee.client_addr
+                .flatMap { PeerAddress(UnsafePointer($0)) }
+            daemon.handler(HTTPRequest(method: method, target: target, headers: headers, body: body, isTLS: daemon.isTLS,
+                                       peer: peer), Responder(self))
         case .failure(let failure):
             complete(with: Problem.badRequest("The request target is malformed (\(failure)).").response)
         }

@@ -14,6 +14,7 @@ from playwright.sync_api import sync_playwright
 
 from pulldownkit import page
 from pulldownkit.browser import CHROMIUM, DESKTOP, PHONE, launch
+from pulldownkit.doctor import browser_findings
 from pulldownkit.page import Hold  # noqa: F401 (the tests import it from here)
 
 AXE = Axe()
@@ -27,6 +28,32 @@ def browser():
         b = launch(p)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def the_page_is_the_reference_client():
+    """The page's own requests are the worked example of doing it right: at the end of the browser
+    suite, the client doctor of every server the browser tests started (and that still ran at the
+    end of its test) has no finding for a Chromium client."""
+    found = []
+    yield found
+    assert not found, "the client doctor found the page doing wrong:\n" + "\n".join(found)
+
+
+@pytest.fixture
+def start_server(start_server, the_page_is_the_reference_client, request):
+    """The live tests' start_server; before its servers stop, what their doctors say of the page."""
+    started = []
+
+    def start(*args, **kwargs):
+        server = start_server(*args, **kwargs)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        if server.process.poll() is None:
+            the_page_is_the_reference_client.extend(f"{request.node.nodeid}: {line}" for line in browser_findings(server))
 
 
 class Tab(page.Tab):
