@@ -195,7 +195,9 @@ public final class Application: Sendable {
                         reset: DemoReset, configuration: Configuration, dataPictures: DataPictures? = nil,
                         trust: TrustRoutes? = nil) -> HTTPHandler {
         let api = API(feed: feed, sessions: SessionResolver(tokens: tokens), pageSize: configuration.pageSize,
-                      immutablePages: ImmutablePageCache(bytes: configuration.pageCacheBytes))
+                      pages: ValidatedPageCache(bytes: configuration.pageCacheBytes))
+        // What an edit or a deletion touched goes before anyone is told the change happened.
+        feed.observeChanges { notice in api.pages.drop(notice.ids) }
         let cors = CORS(allowedOrigins: Set(configuration.corsOrigins))
         let knobs = DemoKnobsMiddleware(control: demo)
         var router = Router(fallback: { request in staticFiles.respond(to: request) })
@@ -204,7 +206,10 @@ public final class Application: Sendable {
         for path in ["/", "/index.html"] {
             router.add("GET", path, answeringLater: { request, responder in home.respond(to: request, responder) })
         }
-        api.addRoutes(to: &router, openAPI: openAPI)
+        // Editing and deleting need what steering the demo needs; with the demo API off, the
+        // token (if any) is still the one given.
+        api.addRoutes(to: &router, openAPI: openAPI,
+                      writeAccess: demoAccess ?? DemoAccess(host: configuration.server.host, configured: configuration.demoToken))
         EventsEndpoint(live: live).addRoute(to: &router)
         PictureRoutes(dataPictures: dataPictures ?? DataPictures(dataFile: "")).addRoutes(to: &router)
         router.get("/healthz") { _ in api.health() }

@@ -90,6 +90,9 @@ extension ConfigurationParser {
                 },
         .number("--session-ttl-days", "DAYS", "forget sessions idle this long (default \(format(defaults.feed.sessionTTL / 86_400)))",
                 in: 0.001...36_500) { $0.feed.sessionTTL = $1 * 86_400 },
+        .integer("--changes-kept", "N",
+                 "edits and deletions GET /api/changes keeps; a client further behind starts over (default \(defaults.feed.changesKept))",
+                 in: 1...10_000_000) { $0.feed.changesKept = $1 },
         .integer("--delay-ms", "MS", "delay every /api/ answer (default \(defaults.demo.delayMilliseconds))",
                  in: DemoKnobs.delayRange) { $0.demo.delayMilliseconds = $1 },
         .integer("--jitter-ms", "MS", "add a random 0..MS to each delay (default \(defaults.demo.jitterMilliseconds))",
@@ -135,7 +138,7 @@ extension ConfigurationParser {
                 "a comment on every event stream this often, so proxies keep it open (default \(format(defaults.heartbeatSeconds)))",
                 in: 0.1...3600) { $0.heartbeatSeconds = $1 },
         .integer("--page-cache-mb", "MB",
-                 "memory for pages that can never change, kept ready to send (default \(defaults.pageCacheBytes >> 20), 0 for none)",
+                 "memory for pages and items kept ready to send until an edit or a deletion touches them (default \(defaults.pageCacheBytes >> 20), 0 for none)",
                  in: 0...65_536) { $0.pageCacheBytes = $1 << 20 },
         Option("--demo-api", value: "MODE",
                help: "on: serve the demo control API at /api/demo; off: 404 there (default on)") { config, value throws(UsageError) in

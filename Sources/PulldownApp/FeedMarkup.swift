@@ -16,11 +16,11 @@ enum FeedMarkup {
     /// The id of the JSON block; feed.js looks for it.
     static let dataBlockID = "first-page"
 
-    /// The day headers and articles of `page`, then `{"limit": …, "hasMore": …, "feed": …}` (the body
+    /// The day headers and articles of `page`, then `{"limit": …, "hasMore": …, "feed": …, …}` (the body
     /// `GET /api/items?limit=limit` answers, less its items) in `<script type="application/json">`.
     /// A data block is never run, so the page's script-src policy is untouched. Its presence tells
     /// the script that the server wrote the newest page, even an empty one.
-    static func newestPage(_ page: ItemPage, limit: Int, feed: FeedID) -> [UInt8] {
+    static func newestPage(_ page: ItemPage, limit: Int, feed: FeedID, sequence: Int64) -> [UInt8] {
         var html = ""
         html.reserveCapacity(512 * (page.items.count + 1))
         var day: Int?
@@ -34,7 +34,7 @@ enum FeedMarkup {
         }
         html += #"<script type="application/json" id="\#(dataBlockID)">"#
         var bytes = Array(html.utf8)
-        bytes += ResponseJSON.pageWithoutItems(page, limit: limit, feed: feed)
+        bytes += ResponseJSON.pageWithoutItems(page, limit: limit, feed: feed, sequence: sequence)
         bytes += Array("</script>".utf8)
         return bytes
     }

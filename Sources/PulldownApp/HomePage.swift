@@ -6,7 +6,7 @@ import PulldownHTTP
 /// Demo button set to what this server lets a viewer do (`DemoButton`), so the page need not ask.
 ///
 /// Kept as a ready answer (plain and gzip, each with its ETag) in a `RevisionCache` until the
-/// feed or the template changes, like the newest page: the first request after an insert builds it. The template is
+/// feed or the template changes, like the newest page: the first request after an insert or a change builds it. The template is
 /// read through the static files, so an edited `index.html` shows on the next reload. If the
 /// store does not answer, the page goes out without the feed, which the script then asks for
 /// (and retries) itself: the page is never an error because of the store.
@@ -56,11 +56,14 @@ final class HomePage: Sendable {
             return body.response(to: request)
         }
         guard let template = files.file(Self.template) else { return files.respond(to: request) }
-        let page = revision.flatMap { _ in Result { (page: try feed.page(before: nil, limit: pageSize), feed: try feed.feedID()) } }
+        // The sequence before the page, as its label: what the page holds is at least that new.
+        let page = revision.flatMap { _ in
+            Result { (sequence: try feed.sequence(), page: try feed.page(before: nil, limit: pageSize), feed: try feed.feedID()) }
+        }
         if case .failure(let error) = page {
             ErrorLog.write("the page went out without the feed: " + (answerable(error).logLine ?? "\(error)"))
         }
-        let markup = (try? page.get()).map { FeedMarkup.newestPage($0.page, limit: pageSize, feed: $0.feed) } ?? []
+        let markup = (try? page.get()).map { FeedMarkup.newestPage($0.page, limit: pageSize, feed: $0.feed, sequence: $0.sequence) } ?? []
         let filled = demoButton.write(into: Self.fill(template.bytes, with: markup))
         // The template's policy, not one read off the filled page: the stylesheets it allows are
         // the ones the build wrote, never anything an item's text could bring.

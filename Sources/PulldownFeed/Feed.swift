@@ -215,6 +215,13 @@ public final class Feed: Sendable {
         posts.submit(valid, completion: completion)
     }
 
+    /// Checks `new`'s fields as `addItem` and an edit do (`FeedError.invalid` naming each bad
+    /// one), without writing anything: for a caller that can refuse a request before it names
+    /// an item.
+    public static func check(_ new: NewItem) throws(FeedError) {
+        _ = try Validation.check(new)
+    }
+
     /// Gives disk space back after large writes (SQLite: folds the write-ahead log into the
     /// database file); nothing to do on PostgreSQL. Best effort.
     public func compactStorage() {

@@ -17,7 +17,7 @@ final class FeedMarkupTests: XCTestCase {
     private let feed = FeedID("00112233445566ff")!
 
     private func markup(_ items: [Item], hasMore: Bool = true) -> String {
-        String(decoding: FeedMarkup.newestPage(ItemPage(items: items, direction: .older, hasMore: hasMore), limit: 10, feed: feed),
+        String(decoding: FeedMarkup.newestPage(ItemPage(items: items, direction: .older, hasMore: hasMore), limit: 10, feed: feed, sequence: 7),
                as: UTF8.self)
     }
 
@@ -55,7 +55,7 @@ final class FeedMarkupTests: XCTestCase {
         XCTAssertFalse(html.lowercased().dropLast("</script>".count).contains("</script"))
         XCTAssertFalse(html.contains("<!--"))
         let page = try data(html)
-        XCTAssertEqual(Set(page.keys), ["limit", "hasMore", "feed"], "the articles carry the items, once")
+        XCTAssertEqual(Set(page.keys), ["limit", "hasMore", "next", "feed", "changes"], "the articles carry the items, once")
         XCTAssertEqual(page["feed"] as? String, "00112233445566ff")
         XCTAssertEqual(page["hasMore"] as? Bool, false)
         XCTAssertEqual(page["limit"] as? Int, 10)
@@ -63,11 +63,11 @@ final class FeedMarkupTests: XCTestCase {
 
     func testTheDataBlockIsThePageTheAPIAnswersLessItsItems() throws {
         let page = ItemPage(items: [item(2), item(1)], direction: .older, hasMore: true)
-        let html = String(decoding: FeedMarkup.newestPage(page, limit: 10, feed: feed), as: UTF8.self)
-        var answered = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(ResponseJSON.page(page, limit: 10, feed: feed))) as? [String: Any])
+        let html = String(decoding: FeedMarkup.newestPage(page, limit: 10, feed: feed, sequence: 7), as: UTF8.self)
+        var answered = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(ResponseJSON.page(page, limit: 10, feed: feed, sequence: 7))) as? [String: Any])
         XCTAssertNotNil(answered.removeValue(forKey: "items"))
         XCTAssertEqual(try data(html) as NSDictionary, answered as NSDictionary)
-        XCTAssertTrue(html.hasSuffix(#"<script type="application/json" id="first-page">{"limit":10,"hasMore":true,"feed":"00112233445566ff"}</script>"#))
+        XCTAssertTrue(html.hasSuffix(#"<script type="application/json" id="first-page">{"limit":10,"hasMore":true,"next":1,"feed":"00112233445566ff","changes":7}</script>"#))
     }
 
     func testEachUTCDayOpensWithAHeaderAndTheLastPageCountsTheFeed() {
