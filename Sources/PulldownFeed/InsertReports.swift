@@ -76,4 +76,9 @@ public struct ChangeNotice: Sendable, Equatable {
     public let ids: [Int64]?
     /// The largest change number among them; nil with `ids`.
     public let through: Int64?
+
+    public init(ids: [Int64]?, through: Int64?) {
+        self.ids = ids
+        self.through = through
+    }
 }

@@ -128,22 +128,13 @@ def test_the_per_request_knobs_do_not_apply_to_the_demo_api(server):
     assert get(server, "/api/demo?_fail=503").status == 200
 
 
-def next_named(stream, name):
-    """The next event called `name`, skipping `retry`, comments and other events."""
-    while True:
-        event = stream.next_event()
-        assert event is not None, f"the stream ended before a {name} event"
-        if event.fields.get("event") == name:
-            return event
-
-
 def test_every_change_is_pushed_as_a_demo_event_with_the_new_state_and_no_id(server):
     streams = [Stream(server), Stream(server)]
     try:
         first = patch(server, {"delayMs": 10}).json()
         second = patch(server, {"failRate": 0.5, "delayMs": None}).json()
         for stream in streams:
-            pushed = [next_named(stream, "demo"), next_named(stream, "demo")]
+            pushed = [stream.next_named("demo"), stream.next_named("demo")]
             assert [event.data for event in pushed] == [first, second]
             assert all(event.id is None for event in pushed), "a knob change is no position in the feed"
     finally:
