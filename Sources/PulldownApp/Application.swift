@@ -123,7 +123,7 @@ public final class Application: Sendable {
         self.feed = feed
         self.live = live
         self.presenterToken = access?.presenterToken
-        self.maintenance = Maintenance(feed: feed, staticFiles: staticFiles, live: live)
+        self.maintenance = Maintenance(feed: feed, staticFiles: staticFiles, live: live, demo: demo)
         self.watcher = watcher
     }
 
@@ -218,7 +218,8 @@ public final class Application: Sendable {
         let corsIfEnabled: [any HTTPMiddleware] = cors.isEnabled ? [cors] : []
         router.scope("/api", middleware: corsIfEnabled + [knobs], notFound: API.notFound)
         if let demoAccess {
-            DemoEndpoints(control: demo, items: DemoItems(feed: feed), reset: reset, sync: demoSync).addRoutes(to: &router)
+            DemoEndpoints(control: demo, items: DemoItems(feed: feed), churn: DemoChurn(feed: feed), reset: reset,
+                          sync: demoSync).addRoutes(to: &router)
             router.scope("/api/demo", middleware: corsIfEnabled + [demoAccess], notFound: API.notFound)
         }
         return router.handler
@@ -239,13 +240,14 @@ extension Application {
     }
 }
 
-/// Background chores: picking up edits to the page's files, forgetting idle sessions, and the
-/// demo items that appear while someone watches the live feed.
+/// Background chores: picking up edits to the page's files, forgetting idle sessions, the demo
+/// items that appear while someone watches the live feed, and the demo's edits and deletions.
 private final class Maintenance: Sendable {
     private let timers: [RepeatingTimer]
     private let generator: DemoGeneratorTimer
+    private let churn: DemoChurnTimer
 
-    init(feed: Feed, staticFiles: StaticFiles, live: LiveEvents) {
+    init(feed: Feed, staticFiles: StaticFiles, live: LiveEvents, demo: DemoControl) {
         let queue = DispatchQueue(label: "pulldown.maintenance", qos: .utility)
         let reload = RepeatingTimer(every: 1, on: queue) { staticFiles.reloadIfChanged() }
         let expire = RepeatingTimer(every: 3600, on: queue) {
@@ -258,10 +260,13 @@ private final class Maintenance: Sendable {
         timers = [reload, expire]
         generator = DemoGeneratorTimer(feed: feed, whileWatched: { live.openStreams > 0 },
                                        onError: { ErrorLog.write("demo generator: \($0)") })
+        churn = DemoChurnTimer(churn: DemoChurn(feed: feed), knobs: { demo.knobs },
+                               onError: { ErrorLog.write("demo edits and deletions: \($0)") })
     }
 
     func cancel() {
         timers.forEach { $0.cancel() }
         generator.cancel()
+        churn.cancel()
     }
 }

@@ -88,6 +88,11 @@ extension ConfigurationParser {
                     config.demo.newItemsEvery = seconds
                     config.newItemsEveryGiven = true
                 },
+        .number("--edits-per-minute", "N",
+                "the demo edits this many items a minute: a title reworded, a picture swapped, a like count that moves (default 0)",
+                in: DemoKnobs.churnRange) { $0.demo.editsPerMinute = $1 },
+        .number("--deletes-per-minute", "N", "the demo deletes this many items a minute, recent and older alike (default 0)",
+                in: DemoKnobs.churnRange) { $0.demo.deletesPerMinute = $1 },
         .number("--session-ttl-days", "DAYS", "forget sessions idle this long (default \(format(defaults.feed.sessionTTL / 86_400)))",
                 in: 0.001...36_500) { $0.feed.sessionTTL = $1 * 86_400 },
         .integer("--changes-kept", "N",

@@ -179,6 +179,19 @@ final class PostgresStoreTests: XCTestCase {
         XCTAssertEqual(try b.item(3)?.version, 21)
     }
 
+    func testTwoInstancesMakeTheDemosChangesAtTheRateTogetherNotEach() throws {
+        let open = try PostgresBackend().makeLocation(self)
+        let clock = ManualClock(testNow)
+        let a = makeFeed(store: try open(), clock: clock, newItemsEvery: 0)
+        let b = makeFeed(store: try open(), clock: clock, newItemsEvery: 0)
+        XCTAssertTrue(try a.dueChurn(editsPerMinute: 600, deletesPerMinute: 60) == (0, 0), "counting starts")
+        clock.advance(by: 1)
+        XCTAssertTrue(try b.dueChurn(editsPerMinute: 600, deletesPerMinute: 60) == (10, 1))
+        XCTAssertTrue(try a.dueChurn(editsPerMinute: 600, deletesPerMinute: 60) == (0, 0), "b made this second's")
+        clock.advance(by: 0.5)
+        XCTAssertTrue(try a.dueChurn(editsPerMinute: 600, deletesPerMinute: 60) == (5, 0))
+    }
+
     func testAResetOnOneInstanceReachesTheOtherAsAReset() throws {
         let open = try PostgresBackend().makeLocation(self)
         let a = makeFeed(store: try open(), newItemsEvery: 0)

@@ -93,7 +93,7 @@ def test_the_document_is_valid_openapi_3_1(document):
 def test_the_document_lists_every_endpoint(document):
     assert set(document["paths"]) == {"/api/items", "/api/items/{id}", "/api/changes", "/api/events", "/api/refresh",
                                       "/api/session", "/api/openapi.json", "/healthz", "/api/demo",
-                                      "/api/demo/faults", "/api/demo/items", "/api/demo/reset", "/trust",
+                                      "/api/demo/faults", "/api/demo/items", "/api/demo/churn", "/api/demo/reset", "/trust",
                                       "/trust/pulldown-ca.pem", "/trust/pulldown-ca.crt", "/trust/pulldown-ca.mobileconfig",
                                       "/trust/open"}
 
@@ -242,7 +242,7 @@ def test_demo_items_match_the_document(server, contract):
 VALID_BODIES = {("/api/items", "post"): {"title": "Null check"}, ("/api/items/{id}", "patch"): {"title": "Null check"},
                 ("/api/refresh", "post"): {},
                 ("/api/demo", "patch"): {}, ("/api/demo/faults", "post"): {"on": "page"},
-                ("/api/demo/items", "post"): {}, ("/api/demo/reset", "post"): {}}
+                ("/api/demo/items", "post"): {}, ("/api/demo/churn", "post"): {}, ("/api/demo/reset", "post"): {}}
 
 
 def allows_null(contract, pointer):

@@ -39,7 +39,8 @@ expected-statuses = ["2xx", "3xx", "401", "403", "404", "409", "410", "412", "42
 """
 STEERING = ["patchDemoKnobs", "queueDemoFault", "resetFeed"]
 # Every knob back to its start-up value and no fault pending.
-RESET_KNOBS = {"delayMs": None, "jitterMs": None, "failRate": None, "newItemsEvery": None}
+RESET_KNOBS = {"delayMs": None, "jitterMs": None, "failRate": None, "newItemsEvery": None, "editsPerMinute": None,
+               "deletesPerMinute": None}
 
 
 @pytest.fixture(scope="module")
