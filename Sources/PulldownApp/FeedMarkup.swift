@@ -50,7 +50,12 @@ enum FeedMarkup {
         if let image = pictures.image { picture("pic", image.url, width: image.width, height: image.height, alt: image.alt, into: &html) }
         html += #"<footer>\#(escaped(item.author)) · <a href="/item.html?id=\#(item.id)" draggable="false">"#
         html += #"<time datetime="\#(Timestamp.iso8601(item.createdAt))">"#
-        html += #"\#(time.clock) UTC</time></a></footer></article>"#
+        html += #"\#(time.clock) UTC</time></a>"#
+        if let edited = item.editedAt {
+            // In English and UTC; the script says it in the reader's words and time (article.js).
+            html += #" · <span class="edited" data-at="\#(Timestamp.iso8601(edited))">edited</span>"#
+        }
+        html += "</footer></article>"
     }
 
     /// A picture as `picture()` in article.js makes it: a box its width and height reserve,

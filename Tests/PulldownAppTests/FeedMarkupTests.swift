@@ -38,6 +38,14 @@ final class FeedMarkupTests: XCTestCase {
         XCTAssertTrue(markup([item(7, title: "Title", body: "Body", author: "Ada")]).hasPrefix(expected))
     }
 
+    func testAnEditedArticleSaysSoAfterItsTimeAsTheScriptWritesIt() {
+        let edited = Item(id: 9, title: "T", body: "B", author: "A", createdAt: saturday, version: 3,
+                          editedAt: saturday.addingTimeInterval(60))
+        XCTAssertTrue(markup([edited]).contains(#"07:41 UTC</time></a> · <span class="edited" data-at="2026-11-28T07:42:09Z">edited</span></footer>"#),
+                      markup([edited]))
+        XCTAssertFalse(markup([item(8)]).contains("edited"))
+    }
+
     func testTextIsEscapedInElementsAndAttributes() {
         let html = markup([item(1, title: #"<img src=x onerror=alert(1)> & "q" 'a'"#, body: "</p><script>alert(2)</script>",
                                author: "<b>me</b>")])
