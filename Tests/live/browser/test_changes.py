@@ -6,6 +6,7 @@ from playwright.sync_api import expect
 
 from pulldownkit.client import http_json
 from test_live import VISIBILITY, open_live, reading, wheel_down
+from test_window import link_in_view, scroll_deep, top_of
 
 # The read article's place may move by a rounding of a px, nothing more.
 STILL_PX = 2
@@ -17,11 +18,6 @@ def edit(server, item_id, fields):
 
 def delete(server, item_id):
     http_json(server, "DELETE", f"/api/items/{item_id}", expect=204)
-
-
-def top_of(tab, item_id):
-    return tab.page.evaluate("id => document.querySelector(`#feed article[data-id='${id}']`).getBoundingClientRect().top",
-                             item_id)
 
 
 def gone(tab, item_id):
@@ -110,3 +106,27 @@ def test_a_pull_applies_the_edits_and_deletions_a_closed_stream_missed(start_ser
     gone(tab, 28)
     assert tab.ids()[:3] == [30, 29, 27]
     assert tab.errors == []
+
+
+def test_back_to_the_feed_leaves_out_what_was_deleted_meanwhile_and_the_article_read_stays(start_server, phone):
+    server = start_server(seed="300")
+    tab = phone(server).open()
+    scroll_deep(tab, 200)
+    _, item_id, top, _ = reading(tab)
+    ids = tab.ids()
+    above, below = ids[ids.index(item_id) - 1], ids[ids.index(item_id) + 2]
+    opened = link_in_view(tab)
+    tab.page.click(f"#feed article[data-id='{opened}'] footer a")
+    tab.page.wait_for_url("**/item.html?id=*")
+    delete(server, above)
+    delete(server, below)
+    tab.page.go_back()
+    tab.page.wait_for_selector(f"#feed article[data-id='{item_id}']")
+    expect(tab.page.locator(f"#feed article[data-id='{above}']")).to_have_count(0)
+    expect(tab.page.locator(f"#feed article[data-id='{below}']")).to_have_count(0)
+    tab.frames()
+    assert abs(top_of(tab, item_id) - top) <= 3, "as Back without changes keeps it"
+    # The deleted item's own page says so.
+    tab.page.goto(f"{server.url}/item.html?id={above}")
+    expect(tab.page.locator("#item p")).to_have_text("This item was deleted.")
+    assert tab.errors == [] or all("410" in e for e in tab.errors), tab.errors
