@@ -11,7 +11,7 @@ public struct FeedConfiguration: Sendable {
     /// Sessions idle longer than this are removed by `Feed.expireIdleSessions()`.
     public var sessionTTL: TimeInterval = 30 * 86400
     /// Edits and deletions the change log keeps (one an item, its latest): a client further
-    /// behind starts over from the newest page. About as many more may be kept between prunings.
+    /// behind starts over from the newest page. Up to 64 more may be kept between prunings.
     public var changesKept = 10_000
 
     public init() {}
