@@ -48,8 +48,11 @@ export const failed = (text, e) => (console.error(`${text} ${e.message}`), text)
  *  size: the one the newest page in `/` has too. */
 export const items = (params = {}) =>
   call(`/api/items?${new URLSearchParams(Object.entries(params).filter(([, v]) => v != null))}`);
-/** Items newer than `after`: { items, gap, lastUpdated }. */
-export const refresh = after => call('/api/refresh', { after });
+/** One item, as it is now (a 410 once deleted). */
+export const item = id => call(`/api/items/${id}`);
+/** Items newer than `after`, and the edits and deletions since `changes`: { items, gap,
+ *  lastUpdated, changes, changed }. */
+export const refresh = (after, changes) => call('/api/refresh', { after, changes: changes || null });
 /** This browser session: { lastUpdated, lastSeenId, refreshCount }. The page's other requests
  *  wait for its answer. */
 export function session() {
@@ -59,5 +62,6 @@ export function session() {
 }
 /** Adds an item: { title, body, author } -> the item. */
 export const post = item => call('/api/items', item);
-/** The stream of items newer than `after` as they are posted (`items` events of { items, gap }). */
+/** The stream of what happens after `after` (a point of the server's sequence): `items` events of
+ *  { items, gap } as items are posted, `updated` (the item) and `deleted` ({ id }) as they change. */
 export const events = after => new EventSource(url(`/api/events?after=${after}`));

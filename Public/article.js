@@ -8,9 +8,10 @@ import { when } from './i18n.js';
 const picture = (cls, src, w, h, alt) => /^(https?:\/\/|\/(?!\/))/i.test(src) &&
   Object.assign(el('img', null, cls), { loading: 'lazy', decoding: 'async', width: w, height: h, alt: alt || '', src });
 
-/** The article of `item`; its time links to the item's own page. The server writes the same
- *  markup for the newest page (PulldownApp's FeedMarkup), which the feed adopts as it is. */
-export function article(item, locale) {
+/** The article of `item` in the page's texts `t`; its time links to the item's own page, and an
+ *  edited one says so after it. The server writes the same markup for the newest page
+ *  (PulldownApp's FeedMarkup), which the feed adopts as it is. */
+export function article(item, t) {
   const a = el('article'), id = `item-${item.id}`, img = item.image;
   a.tabIndex = 0;
   a.dataset.id = item.id;
@@ -24,19 +25,26 @@ export function article(item, locale) {
   time.dateTime = item.createdAt;
   link.append(time);
   f.append(link);
+  if (item.editedAt) {
+    const mark = el('span', null, 'edited');
+    mark.dataset.at = item.editedAt;
+    f.append(' · ', mark);
+  }
   // The avatar only repeats the author's name: it is decorative (alt="").
   a.append(...[picture('avatar', item.avatar, 40, 40), h, p, img && picture('pic', img.url, img.width, img.height, img.alt), f].filter(Boolean));
-  localise(a, item, locale);
+  localise(a, item, t);
   return a;
 }
 
-/** What only the browser knows, set in place: the local time, and the page's query (knobs, lang)
- *  on the link. The server writes UTC and a plain link; nothing else of its article changes. */
-export function localise(a, item, locale) {
-  const time = a.querySelector('time');
-  time.title = new Date(item.createdAt).toLocaleString(locale);
-  tell(time, locale);
+/** What only the browser knows, set in place: the local time, the page's query (knobs, lang)
+ *  on the link, and the edit mark in the reader's words with its local time. The server writes
+ *  UTC, a plain link and an English mark; nothing else of its article changes. */
+export function localise(a, item, t) {
+  const time = a.querySelector('time'), edited = a.querySelector('.edited');
+  time.title = new Date(item.createdAt).toLocaleString(t.locale);
+  tell(time, t.locale);
   time.parentElement.href = `/item.html?id=${item.id}${location.search.replace('?', '&')}`;
+  if (edited) Object.assign(edited, { textContent: t.edited, title: new Date(item.editedAt).toLocaleString(t.locale) });
 }
 
 /** Sets a `<time>`'s text to how long ago its `datetime` was ("5 minutes ago"), as of `now`; a

@@ -4,6 +4,11 @@
 // fetched again by cursor (ids never change), so memory stays flat however deep the reader goes.
 // How it keeps them is its own: the page reads it through the getters and methods below.
 //
+// Items change under the reader: an edit replaces an item's text where it is kept, a deletion
+// takes the item out, and text fetched again that lacks an item the window holds means it was
+// deleted meanwhile. `changes` is the point of the server's one sequence (inserts, edits and
+// deletions) the items reflect: a refresh sends it and applies the changes it answers.
+//
 // Ids are unique within one feed only: a store reset, or another data file, starts them again.
 // The server names its feed in its answers (`feed`); the page sends that name with every page it
 // asks for, and an answer of another feed (or the server's 410 for a page of the old one) means
@@ -16,6 +21,8 @@ export class FeedState {
   #first; #last; // the window: indexes [first, last)
   #top; #total; // px from the feed's top to item `first`, and to its end
   #hasMore; #failed; #busy; #filling;
+  #next; // the next page's cursor, as the last page gave it: its last place, a deleted item's or not
+  #changes; // the point of the server's sequence the items reflect, 0 until an answer says
   #feed; // the feed's name, as the server's answers give it; null until one does
   #generation = 0;
 
@@ -39,6 +46,8 @@ export class FeedState {
     this.#items = new Map();
     this.#first = this.#last = this.#top = this.#total = 0;
     this.#hasMore = true;
+    this.#next = null;
+    this.#changes = 0;
     this.#failed = false;
     this.#busy = null;
     this.#filling = false;
@@ -51,6 +60,15 @@ export class FeedState {
 
   /** The newest id loaded, 0 while there is none: the cursor for what is newer. */
   get newest() { return this.#ids[0] || 0; }
+
+  /** The point of the server's sequence the items reflect (a page's, a refresh's `changes`, or
+   *  a stream event's id): what a refresh, and a stream, go on from. */
+  get changes() { return this.#changes; }
+
+  /** Everything the feed holds reflects the server's sequence up to `n`: the first page says so,
+   *  a refresh, and each stream event, which come in order. (A later page does not: the items
+   *  loaded before it may have changed since.) */
+  saw(n) { if (n > this.#changes) this.#changes = n; }
 
   /** The id at place i (0: the newest), undefined past either end. */
   at(i) { return this.#ids[i]; }
@@ -131,17 +149,21 @@ export class FeedState {
   nextPage() {
     if (this.#busy || !this.#hasMore || this.#failed) return null;
     this.#busy = 'page';
-    return this.#ids.length ? this.#named({ before: this.#ids.at(-1) }) : {};
+    const before = Math.min(this.#next ?? Infinity, this.#ids.at(-1) ?? Infinity);
+    return before < Infinity ? this.#named({ before }) : {};
   }
 
-  /** A page arrived: older items go at the end, any already loaded is skipped. */
-  add(items, hasMore) {
+  /** A page arrived: older items go at the end, any already loaded is skipped. `next` is the
+   *  page's own cursor for the one after it (a page whose items were all deleted has no item to
+   *  go on from); without it, the last item's id. */
+  add(items, hasMore, next) {
     for (const it of items) {
       if (this.#ids.length && it.id >= this.#ids.at(-1)) continue;
       this.#ids.push(it.id); this.#days.push(this.dayOf(it)); this.#hs.push(this.est);
       this.#items.set(it.id, it);
       this.#total += this.#size(this.#ids.length - 1);
     }
+    if (next != null) this.#next = Math.min(this.#next ?? Infinity, next);
     this.#hasMore = hasMore;
     this.#busy = null;
   }
@@ -161,10 +183,12 @@ export class FeedState {
     return this.newest;
   }
 
-  /** A refresh answered: a gap starts over from its items, else they go on top, the window
-   *  staying on the same items. Returns how many were added. */
-  refreshed({ items, gap }) {
+  /** A refresh answered: a gap starts over from its items, else its changes are applied and its
+   *  items go on top, the window staying on the same items. Returns how many were added. */
+  refreshed({ items, gap, changed = [], changes = 0 }) {
     if (gap) this.#clear();
+    else for (const c of changed) c.type === 'deleted' ? this.deleted(c.id) : this.updated(c.item);
+    this.saw(changes);
     const ids = this.#ids, fresh = items.filter(it => !ids.length || it.id > ids[0]), k = fresh.length;
     this.#busy = null;
     if (!k) return 0;
@@ -181,6 +205,35 @@ export class FeedState {
   }
 
   refreshFailed() { this.#busy = null; }
+
+  // Items that change.
+
+  /** Item `item.id` was edited: its text is replaced where it is kept. Returns whether the feed
+   *  holds it (its article, if drawn, must be drawn again: it may be taller or shorter). */
+  updated(item) {
+    if (this.index(item.id) < 0) return false;
+    if (this.#items.has(item.id)) this.#items.set(item.id, item);
+    return true;
+  }
+
+  /** Item `id` was deleted: it leaves the feed, and every px after it moves up by its height
+   *  (its day's header goes to the next item of its day, or with it). Returns whether the feed
+   *  held it. The window keeps its items; one above it moves the window's px up. */
+  deleted(id) {
+    const i = this.index(id);
+    this.#items.delete(id);
+    if (i < 0) return false;
+    const had = this.#ids.length, gone = this.#size(i), next = i + 1 < had ? this.#size(i + 1) : 0;
+    this.#ids.splice(i, 1); this.#days.splice(i, 1); this.#hs.splice(i, 1);
+    const now = i < had - 1 ? this.#size(i) : 0; // the next item, which may open the day now
+    this.#total += now - next - gone;
+    if (i < this.#first) {
+      this.#top -= gone;
+      if (i + 1 < this.#first) this.#top += now - next; // the next one is above the window too
+      this.#first--; this.#last--;
+    } else if (i < this.#last) this.#last--;
+    return true;
+  }
 
   // Measuring and scrolling.
 
@@ -234,9 +287,18 @@ export class FeedState {
     return this.#named(a === this.#first ? { after: ids[b] - 1, limit: 50 } : { before: ids[a] + 1, limit: 50 });
   }
 
-  /** Text for a `need()` arrived (or, empty, failed: it is asked again when the window moves). */
-  filled(items) {
+  /** Text for a `need()` arrived: the page answered to `query` (or nothing: it failed, and is
+   *  asked again when the window moves). An item it covered but lacks was deleted: it goes. */
+  filled(query, page) {
+    const items = page?.items || [];
     for (const it of items) if (this.index(it.id) >= 0) this.#items.set(it.id, it);
+    if (page) {
+      // The places the answer covered: up from `after` or down from `before`, to its `next`.
+      const [lo, hi] = query.after != null ? [query.after + 1, page.hasMore ? page.next : Infinity]
+        : [page.hasMore ? page.next : -Infinity, query.before - 1];
+      const got = new Set(items.map(it => it.id));
+      for (const id of this.#ids.filter(id => id >= lo && id <= hi && !got.has(id))) this.deleted(id);
+    }
     this.#filling = false;
     this.#evict();
   }
@@ -247,7 +309,7 @@ export class FeedState {
    *  no text. Ids and days are stored as runs: a seeded feed's million ids are one run. */
   save(anchor) {
     return { ids: runs(this.#ids, 1), days: runs(this.#days, 0), hs: this.#hs, head: this.head,
-      est: this.est, hasMore: this.#hasMore, feed: this.#feed, anchor };
+      est: this.est, hasMore: this.#hasMore, next: this.#next, changes: this.#changes, feed: this.#feed, anchor };
   }
 
   /** Loads what `save` kept; the window is then empty until `view`. Returns the anchor. */
@@ -256,6 +318,8 @@ export class FeedState {
     this.#ids = unrun(s.ids, 1); this.#days = unrun(s.days, 0); this.#hs = s.hs;
     Object.assign(this, { head: s.head, est: s.est });
     this.#hasMore = s.hasMore;
+    this.#next = s.next ?? null;
+    this.#changes = s.changes ?? 0;
     this.#feed = s.feed ?? null;
     this.#total = this.#offset(this.#ids.length);
     return s.anchor;

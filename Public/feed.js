@@ -1,6 +1,7 @@
 // The feed page: a windowed list of articles (feed-state.js says which), pull to refresh, infinite
 // scroll, day headers, skeleton rows, errors, the empty feed, texts, the position kept across
-// Back and reload, and starting over when the server's feed is another one.
+// Back and reload, items edited and deleted under the reader without moving what is read, and
+// starting over when the server's feed is another one.
 import * as api from './api.js';
 import { pageTexts, dayNumber, dayStart, dayLabel } from './i18n.js';
 import { PullToRefresh } from './pull-to-refresh.js';
@@ -21,7 +22,8 @@ const saved = back && JSON.parse(sessionStorage.getItem(KEY));
 const data = document.getElementById('first-page');
 const servedArticles = new Map(!saved && data ? [...document.querySelectorAll('#feed article')].map(a => [+a.dataset.id, a]) : []);
 const served = !saved && data && { ...JSON.parse(data.textContent),
-  items: [...servedArticles].map(([id, a]) => ({ id, createdAt: a.querySelector('time').dateTime })) };
+  items: [...servedArticles].map(([id, a]) => ({ id, createdAt: a.querySelector('time').dateTime,
+    editedAt: a.querySelector('.edited')?.dataset.at })) };
 data?.remove();
 const session = api.session(); // first: the page's other requests wait for it (api.js)
 const early = !saved && !served && api.items(); // the first page, asked for before the texts come
@@ -60,6 +62,9 @@ const live = new LiveFeed({
     });
   },
   onReset: startOver,
+  onUpdated: (item, id) => { s.saw(id); if (s.updated(item)) redraw([item.id]); },
+  onDeleted: (itemId, id) => { s.saw(id); remove(itemId); },
+  onExpired: () => ptr.beginRefreshing(), // a refresh says what changed, or starts over
 });
 
 function setUpdated(iso) {
@@ -70,11 +75,12 @@ function setUpdated(iso) {
 // The session's answer first; a refresh's, registered later, is set after it.
 session.then(r => setUpdated(r.lastUpdated), () => setUpdated(null));
 
-// What the reader is looking at: the first item below the bar, and where it is on screen.
-function anchor() {
+// What the reader is looking at: the first item below the bar (other than those `leaving`), and
+// where it is on screen.
+function anchor(leaving = new Set()) {
   const edge = bar.getBoundingClientRect().bottom;
   for (const n of feed.children) {
-    const r = n.dataset.id && n.getBoundingClientRect();
+    const r = n.dataset.id && !leaving.has(+n.dataset.id) && n.getBoundingClientRect();
     if (r && r.bottom > edge) return { id: +n.dataset.id, top: r.top };
   }
 }
@@ -103,8 +109,8 @@ function node({ id, item, h }) {
   if (old && (old.localName === 'article' || !item)) return old;
   old?.remove();
   const kept = item && servedArticles.get(id);
-  if (kept) localise(kept, item, locale); // its time is told afresh
-  const n = item ? kept || article(item, locale) : skeleton(h, true);
+  if (kept) localise(kept, item, t); // its time is told afresh
+  const n = item ? kept || article(item, t) : skeleton(h, true);
   n.dataset.id = id;
   nodes.set(id, n);
   return n;
@@ -161,9 +167,36 @@ function update(force) {
 }
 
 /** Fetches the text the window lacks (need()'s query `q`); resolves to true when the window has
- *  it, or will ask for it again when it moves (a failure). */
+ *  it (what it covered and lacks was deleted meanwhile, and goes), or will ask for it again when
+ *  it moves (a failure). */
 function text(q) {
-  return fetched(api.items(q), p => (s.filled(p.items), true), () => (s.filled([]), true));
+  return fetched(api.items(q), p => (s.filled(q, p), true), () => (s.filled(q, null), true));
+}
+
+/** Draws the articles of `ids` again (they were edited), where the window has them, keeping what
+ *  is read where it is, and the focus on an article that had it. */
+function redraw(ids, keep = scrollY > 0 && anchor()) {
+  let focused;
+  for (const id of ids) {
+    servedArticles.delete(id); // the served markup is of the old version
+    const old = nodes.get(id);
+    if (old?.localName !== 'article') continue;
+    focused ||= old.contains(document.activeElement) && id;
+    nodes.delete(id);
+    old.remove(); // render puts the new one in its place
+  }
+  render(keep);
+  if (focused) nodes.get(focused)?.focus({ preventScroll: true });
+}
+
+/** Item `id` was deleted: it leaves the feed, and what the reader is looking at (the next
+ *  article, if it was that one) stays where it is on screen. */
+function remove(id) {
+  servedArticles.delete(id);
+  const keep = scrollY > 0 && anchor(new Set([id]));
+  if (s.deleted(id)) render(keep);
+  showEnd(); // the feed may be empty now
+  schedule(); // a window one article shorter may need the next one
 }
 
 /** `request`'s answer to `then`, a failure (or what `then` throws) to `failed`, both only while
@@ -214,7 +247,7 @@ function showEnd() {
 function ready() {
   showEnd();
   feed.ariaBusy = 'false';
-  live.start(s.newest);
+  live.start(s.newest, s.changes);
 }
 
 /** Fetches the page `query` asks for (as nextPage() gives it; `request` if it is asked already). */
@@ -222,7 +255,8 @@ function loadPage(query = s.nextPage(), request = query && api.items(query)) {
   if (!query) return;
   showEnd();
   run(request, page => {
-    s.add(page.items, page.hasMore);
+    if (!s.count) s.saw(page.changes); // the first page: what the feed reflects; later ones say nothing of it
+    s.add(page.items, page.hasMore, page.next);
     update(true); // the articles first, then the skeletons go: what is below them stays put
     ready();
   }, e => {
@@ -236,17 +270,21 @@ async function refresh() {
   while (s.busy) await running; // a page being loaded finishes first
   let message = t.startedOver; // unless the feed is still the one the refresh was asked of
   error.hidden = true;
-  await run(api.refresh(s.beginRefresh()), r => {
+  await run(api.refresh(s.beginRefresh(), s.changes), r => {
     if (r.gap) { // too many new items: they are the newest page, start over from them
       forget();
       scrollTo(0, 0);
     }
-    const keep = scrollY > 0 && anchor(), k = s.refreshed(r); // what is being read stays put
+    const changed = r.changed || [], gone = new Set(changed.filter(c => c.type === 'deleted').map(c => c.id));
+    const keep = scrollY > 0 && anchor(gone); // what is being read stays put
+    for (const c of changed) servedArticles.delete(c.id ?? c.item.id);
+    for (const c of changed) if (c.type === 'updated') { nodes.get(c.item.id)?.remove(); nodes.delete(c.item.id); } // drawn again, edited
+    const k = s.refreshed(r);
     note.hidden = true; // the news that the feed started over is old news now
     showEnd(); // an empty feed is one no more
     s.view(-feed.getBoundingClientRect().top, innerHeight);
     for (const a of render(keep)) if (!keep && s.index(+a.dataset.id) < k) a.classList.add('enter');
-    live.shown(s.newest);
+    live.shown(s.newest, s.changes);
     session.then(() => setUpdated(r.lastUpdated), () => setUpdated(r.lastUpdated));
     message = t.n(k);
   }, e => {
@@ -321,12 +359,13 @@ document.querySelector('.compose').addEventListener('toggle', function compose(e
  *  days; the first render then measures them and adds or drops only what differs. */
 function adopt(page) {
   s.belongs(page.feed);
-  s.add(page.items, page.hasMore);
+  s.saw(page.changes);
+  s.add(page.items, page.hasMore, page.next);
   for (const n of written) {
     const item = s.item(+(n.dataset.id ?? n.nextElementSibling?.dataset.id));
     const key = item && (n.localName === 'article' ? item.id : `d${s.dayOf(item)}`);
     if (!key || nodes.has(key)) { n.remove(); continue; }
-    if (n.localName === 'article') localise(n, item, locale); else n.textContent = label(s.dayOf(item));
+    if (n.localName === 'article') localise(n, item, t); else n.textContent = label(s.dayOf(item));
     nodes.set(key, n);
   }
   s.view(-feed.getBoundingClientRect().top, innerHeight);

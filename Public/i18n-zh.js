@@ -11,4 +11,5 @@ export default {
   today: '今天', yesterday: '昨天', feed: '最新内容',
   compose: '发布一条', back: '返回列表', notFound: '没有这条内容。', demo: '演示',
   startedOver: '列表已重新开始。',
+  edited: '已编辑', deleted: '这条内容已被删除。',
 };

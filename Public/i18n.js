@@ -13,6 +13,7 @@ export const EN = {
   today: 'Today', yesterday: 'Yesterday', feed: 'Latest items',
   compose: 'Post an item', back: 'Back to the feed', notFound: 'No such item.', demo: 'Demo',
   startedOver: 'The feed has started over.',
+  edited: 'edited', deleted: 'This item was deleted.',
 };
 
 // Each language the page speaks, and the locale its dates, times and numbers are written in.

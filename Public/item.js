@@ -11,8 +11,8 @@ back.href = `/${location.search.replace(/[?&]id=\d*/, '').replace(/^&/, '?')}`;
 back.addEventListener('click', e => { if (history.length > 1) { e.preventDefault(); history.back(); } });
 
 const main = document.getElementById('item');
-api.items({ before: id + 1, limit: 1 }).then(p => {
-  const item = p.items[0], a = item?.id === id && article(item, t.locale);
-  if (a) tell(a.querySelector('time'), t.locale, new Date(), DATED); // no day header here: an old post shows its date
-  main.append(a || el('p', t.notFound));
-}, e => main.append(el('p', api.failed(t.loadFailed, e))));
+api.item(id).then(item => {
+  const a = article(item, t);
+  tell(a.querySelector('time'), t.locale, new Date(), DATED); // no day header here: an old post shows its date
+  main.append(a);
+}, e => main.append(el('p', e.status === 404 ? t.notFound : e.status === 410 ? t.deleted : api.failed(t.loadFailed, e))));

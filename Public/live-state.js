@@ -1,29 +1,43 @@
 // The "N new items" pill as a pure state machine: no DOM, no timers. Each method takes one input
-// and returns what the view must do: arrived() and shown() return the pill, { count, more } (the
-// ids the stream sent that the feed does not show yet, and whether the stream skipped some);
-// opening() returns where a new stream starts; announce() returns what to say, or null.
+// and returns what the view must do: arrived(), changed() and shown() return the pill, { count,
+// more } (the ids the stream sent that the feed does not show yet, and whether the stream skipped
+// some); opening() returns where a new stream starts; announce() returns what to say, or null.
+// Event ids are points of the server's one sequence (inserts, edits, deletions), so the furthest
+// one seen is where a stream opened again goes on from.
 
 export class LiveState {
   #newest = 0; // the newest id the feed shows
-  #latest = 0; // the newest id the stream sent
+  #latest = 0; // the furthest point of the sequence the stream or the feed reached
   #pending = new Set();
   #missedBelow = Infinity; // after a gap: the stream skipped items below this id
   #said = ''; // the last key announced
 
-  /** An `items` event ({ items, gap }): each id counts once, and none the feed shows. */
-  arrived({ items, gap }) {
+  /** An `items` event ({ items, gap }, its `id` where given): each id counts once, and none the
+   *  feed shows. */
+  arrived({ items, gap }, id = 0) {
     for (const { id } of items) {
       if (id > this.#newest) this.#pending.add(id);
       this.#latest = Math.max(this.#latest, id);
     }
+    this.#latest = Math.max(this.#latest, id);
     if (gap && items.length) this.#missedBelow = Math.min(this.#missedBelow, items.at(-1).id);
     return this.#pill();
   }
 
-  /** The feed shows up to `newest` (it loaded, or a refresh ended). A refresh brings every newer
-   *  item or starts over from the newest page, so a gap below `newest` is closed too. */
-  shown(newest) {
+  /** An `updated` or `deleted` event numbered `id`; a deleted item that was waiting no longer
+   *  counts. */
+  changed(id, deleted) {
+    this.#latest = Math.max(this.#latest, id);
+    this.#pending.delete(deleted);
+    return this.#pill();
+  }
+
+  /** The feed shows up to `newest` (it loaded, or a refresh ended), and reflects the sequence up
+   *  to `changes`. A refresh brings every newer item or starts over from the newest page, so a
+   *  gap below `newest` is closed too. */
+  shown(newest, changes = 0) {
     this.#newest = newest;
+    this.#latest = Math.max(this.#latest, changes);
     for (const id of this.#pending) if (id <= newest) this.#pending.delete(id);
     if (newest >= this.#missedBelow) this.#missedBelow = Infinity;
     return this.#pill();

@@ -116,6 +116,17 @@ class Stream:
             if not self._dechunk():
                 self._fill()
 
+    def next_named(self, *names, deadline_seconds=10):
+        """The next event called one of `names` (`items`, `updated`, `deleted`…), skipping the others."""
+        deadline = time.monotonic() + deadline_seconds
+        while time.monotonic() < deadline:
+            event = self.next_event()
+            if event is None:
+                raise ConnectionError(f"the stream ended before a {' or '.join(names)} event")
+            if event.fields.get("event") in names:
+                return event
+        raise TimeoutError(f"no {' or '.join(names)} event in time")
+
     def next_items(self, deadline_seconds=10):
         """The next `items` event, skipping `retry` and comments."""
         return self.next_named("items", deadline_seconds)

@@ -21,7 +21,7 @@ const demo = (method, path, body, type) => {
   return send(path, body === undefined ? { method, headers } : json(body, method, headers, type));
 };
 
-/** The knobs now: { delayMs, jitterMs, failRate, newItemsEvery }. */
+/** The knobs now: { delayMs, jitterMs, failRate, newItemsEvery, editsPerMinute, deletesPerMinute }. */
 export const knobs = () => demo('GET', '/api/demo');
 /** Changes the knobs `patch` names (a JSON merge patch); resolves to the knobs after it. */
 export const change = patch => demo('PATCH', '/api/demo', patch, 'application/merge-patch+json');
@@ -33,6 +33,8 @@ export const addItems = count => demo('POST', '/api/demo/items', { count });
 export const profile = () => demo('GET', '/api/demo/profile');
 /** Puts this page's session on the network profile `preset` ('none' takes it off). */
 export const setProfile = preset => demo('PUT', '/api/demo/profile', { preset });
+/** Edits `edits` items and deletes `deletes` others now, pushed to every open page. */
+export const churn = (edits, deletes) => demo('POST', '/api/demo/churn', { edits, deletes });
 
 /** What the server takes, as its OpenAPI document says (the one place it is written down):
  *  { ranges: knob name -> [minimum, maximum], statuses: a queued fault's statuses, its default

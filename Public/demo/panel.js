@@ -18,6 +18,7 @@ import { adoptSheet } from './sheet.js';
 const KNOBS = {
   network: [['delayMs', 50], ['jitterMs', 50], ['failRate', 0.05]],
   items: [['newItemsEvery', 1]],
+  changes: [['editsPerMinute', 10], ['deletesPerMinute', 10]],
 };
 // The network profiles this device may pick for itself (the server's presets).
 const PRESETS = ['none', '3g', 'flaky-wifi', 'offline-10s'];
@@ -157,6 +158,7 @@ function make(button, t, { ranges, statuses }, locale) {
     group('network', KNOBS.network),
     group('faults', [], statusLabel, failNext('refresh', 'failRefresh'), failNext('page', 'failPage')),
     group('items', KNOBS.items, action(t.add, () => act(demo.addItems(3), () => t.added))),
+    group('changes', KNOBS.changes, action(t.churn, () => act(demo.churn(3, 1), () => t.churned))),
     say, Object.assign(el('a', t.doctor), { href: '/doctor.html' })); // the Doctor view, in this tab: it keeps the token
   d.append(head, body);
   // A click on the backdrop (the dialog itself, outside its content) closes it, as a sheet's does.

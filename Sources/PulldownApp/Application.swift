@@ -137,7 +137,7 @@ public final class Application: Sendable {
         self.feed = feed
         self.live = live
         self.presenterToken = access?.presenterToken
-        self.maintenance = Maintenance(feed: feed, staticFiles: staticFiles, live: live)
+        self.maintenance = Maintenance(feed: feed, staticFiles: staticFiles, live: live, demo: demo)
         self.watcher = watcher
         self.doctor = doctor
     }
@@ -217,7 +217,9 @@ public final class Application: Sendable {
         let baseURL = BaseURL(configured: configuration.publicURL)
         let cors = CORS(credentialedOrigins: Set(configuration.corsOrigins))
         let api = API(feed: feed, sessions: SessionResolver(tokens: tokens), pageSize: configuration.pageSize,
-                      baseURL: baseURL, cors: cors, immutablePages: ImmutablePageCache(bytes: configuration.pageCacheBytes))
+                      baseURL: baseURL, cors: cors, pages: ValidatedPageCache(bytes: configuration.pageCacheBytes))
+        // What an edit or a deletion touched goes before anyone is told the change happened.
+        feed.observeChanges { notice in api.pages.drop(notice.ids) }
         let knobs = DemoKnobsMiddleware(control: demo)
         var router = Router(fallback: { request in staticFiles.respond(to: request) })
         let home = HomePage(feed: feed, files: staticFiles, pageSize: configuration.pageSize,
@@ -226,7 +228,11 @@ public final class Application: Sendable {
             router.add("GET", path, answeringLater: { request, responder in home.respond(to: request, responder) })
         }
         router.add("GET", "/item.html", answeringLater: { request, responder in home.respondWithItemPage(to: request, responder) })
-        api.addRoutes(to: &router, openAPI: openAPI)
+        // Editing and deleting need what steering the demo needs; with the demo API off, the
+        // token (if any) is still the one given.
+        api.addRoutes(to: &router, openAPI: openAPI,
+                      writeAccess: demoAccess ?? DemoAccess(host: configuration.server.host, configured: configuration.demoToken,
+                                                            baseURL: baseURL))
         EventsEndpoint(live: live, baseURL: baseURL).addRoute(to: &router)
         PictureRoutes(dataPictures: dataPictures ?? DataPictures(dataFile: ""), baseURL: baseURL).addRoutes(to: &router)
         router.get("/healthz") { _ in api.health() }
@@ -244,8 +250,8 @@ public final class Application: Sendable {
             router.scope("/api/doctor", middleware: [], notFound: DoctorEndpoints.off)
         }
         if let demoAccess {
-            DemoEndpoints(control: demo, items: DemoItems(feed: feed, baseURL: baseURL), reset: reset, sync: demoSync)
-                .addRoutes(to: &router)
+            DemoEndpoints(control: demo, items: DemoItems(feed: feed, baseURL: baseURL), churn: DemoChurn(feed: feed, baseURL: baseURL), reset: reset,
+                          sync: demoSync).addRoutes(to: &router)
             profiles.map { ProfileEndpoints(profiles: $0, sessions: api.sessions).addRoutes(to: &router) }
             router.scope("/api/demo", middleware: [cors.refusingPreflights(demoAccess.preflightRefusal), demoAccess],
                          notFound: API.notFound)
@@ -268,13 +274,14 @@ extension Application {
     }
 }
 
-/// Background chores: picking up edits to the page's files, forgetting idle sessions, and the
-/// demo items that appear while someone watches the live feed.
+/// Background chores: picking up edits to the page's files, forgetting idle sessions, the demo
+/// items that appear while someone watches the live feed, and the demo's edits and deletions.
 private final class Maintenance: Sendable {
     private let timers: [RepeatingTimer]
     private let generator: DemoGeneratorTimer
+    private let churn: DemoChurnTimer
 
-    init(feed: Feed, staticFiles: StaticFiles, live: LiveEvents) {
+    init(feed: Feed, staticFiles: StaticFiles, live: LiveEvents, demo: DemoControl) {
         let queue = DispatchQueue(label: "pulldown.maintenance", qos: .utility)
         let reload = RepeatingTimer(every: 1, on: queue) { staticFiles.reloadIfChanged() }
         let expire = RepeatingTimer(every: 3600, on: queue) {
@@ -287,10 +294,13 @@ private final class Maintenance: Sendable {
         timers = [reload, expire]
         generator = DemoGeneratorTimer(feed: feed, whileWatched: { live.openStreams > 0 },
                                        onError: { ErrorLog.write("demo generator: \($0)") })
+        churn = DemoChurnTimer(churn: DemoChurn(feed: feed), knobs: { demo.knobs },
+                               onError: { ErrorLog.write("demo edits and deletions: \($0)") })
     }
 
     func cancel() {
         timers.forEach { $0.cancel() }
         generator.cancel()
+        churn.cancel()
     }
 }

@@ -14,7 +14,7 @@ enum DataEntry {
                      refuse: (String) throws(DataFileError) -> Never) throws(DataFileError) -> ImportedItem {
         var invalid = InvalidParameters()
         keepSourceID(of: object, into: &invalid)
-        let userFields = UserFields.check(object, core: DataFile.itemFields, reserved: ["id"], into: &invalid)
+        let userFields = UserFields.check(object, core: DataFile.itemFields, reserved: ["id", "version", "editedAt"], into: &invalid)
         func text(_ name: String) -> String? {
             guard let field = json_object_get(object, name), field.pointee.type != JSON_NULL else { return nil }
             guard let string = UserFields.string(field) else {

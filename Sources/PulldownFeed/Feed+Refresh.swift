@@ -8,12 +8,18 @@ extension Feed {
     /// The session's lastUpdated never moves back, its lastSeenID never shrinks, and every
     /// successful call counts, concurrent ones included.
     ///
+    /// It also brings the edits and deletions since `changes` (else since the sequence the
+    /// session's last refresh reflected; none for a session that never said), at most
+    /// `Refresher.maxChanges`: more than that, or older than the log keeps, and the answer is
+    /// the newest items with `gap` set, from which the client starts over.
+    ///
     /// Refreshes that arrive together are committed in one transaction (group commit, see
     /// `GroupCommit`), so a burst of them costs one commit, not one each, and no server
     /// thread waits for the write lock. Each is applied in order, as if alone; if the
     /// transaction fails, every refresh in it fails and nothing changes.
-    public func refresh(session id: SessionID, after: Int64?, limit: Int,
+    public func refresh(session id: SessionID, after: Int64?, changes: Int64? = nil, limit: Int,
                         completion: @escaping @Sendable (Result<RefreshResult, any Error>) -> Void) {
-        refreshes.submit(RefreshRequest(session: id, after: after, limit: clamp(limit)), completion: completion)
+        refreshes.submit(RefreshRequest(session: id, after: after, limit: clamp(limit), changesSince: changes),
+                         completion: completion)
     }
 }

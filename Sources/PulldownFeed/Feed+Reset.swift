@@ -16,7 +16,7 @@ extension Feed {
     }
 
     /// Every reset goes through here. In one transaction, under the insert lock: `refused` may
-    /// throw to leave the feed as it is; then the store deletes the items and the sessions and
+    /// throw to leave the feed as it is; then the store deletes the items, their changes and the sessions and
     /// gives the feed a new identity (`FeedID`), what it remembers of where the items came from
     /// goes too, and `refill` fills the feed again. So nothing promised under the old identity is
     /// ever answered from the new feed. Once committed, the revision moves, the identity and the
@@ -32,6 +32,8 @@ extension Feed {
             try store.lockForInserts()
             try refused(store)
             try store.resetFeed(to: id)
+            // The old feed's changes went with it: a client that stood before now starts over.
+            try store.setMeta(MetaKey.changesFloor, double: Double(try store.sequence()))
             try store.deleteMeta(MetaKey.contentsFacts)
             // The generator's interval starts again from the reset.
             try store.setMeta(MetaKey.lastItemTime, double: now.timeIntervalSince1970)

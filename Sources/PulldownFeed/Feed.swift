@@ -20,6 +20,10 @@ public final class Feed: Sendable {
     let posts: GroupCommit<Validation.Valid, Item>
     /// Group commit for `addDemoItems(count:completion:)`.
     let demoItems: GroupCommit<Int, [Item]>
+    /// Group commit for `change(_:_:completion:)`.
+    let changes: GroupCommit<ChangeRequest, Result<ChangeOutcome, any Error>>
+    /// Other processes' changes, read from the log when heard of.
+    let foreignChanges: ForeignChanges
     /// Coalesced checks of the newest id, on a shared store only.
     let sharedStoreCheck: SharedStoreCheck?
 
@@ -40,6 +44,8 @@ public final class Feed: Sendable {
         let refresher = Refresher(store: store, clock: clock, generator: generator, inserts: inserts)
         self.refreshes = GroupCommit(queue: writer, commit: refresher.commit)
         self.posts = GroupCommit(queue: writer, commit: Poster(store: store, clock: clock, inserts: inserts).commit)
+        self.changes = GroupCommit(queue: writer, commit: Changer(store: store, clock: clock, inserts: inserts,
+                                                                  kept: configuration.changesKept).commit)
         self.demoItems = GroupCommit(queue: writer) { [store, clock] counts in
             let items = try store.write { try generator.insertNext(counts.reduce(0, +), now: clock.now(), in: $0) }
             if let newest = items.last?.id { inserts.inserted(upTo: newest) }
@@ -50,13 +56,18 @@ public final class Feed: Sendable {
                 return Array(rest.prefix(count).reversed())
             }
         }
+        let foreignChanges = ForeignChanges(store: store, inserts: inserts)
+        self.foreignChanges = foreignChanges
         self.sharedStoreCheck = store.isShared ? SharedStoreCheck { [store, revision] in
-            // The newest id and the identity in one statement: a reset another process made is
-            // seen by the same check that sees its inserts.
+            // The newest id, the identity and the sequence in one statement: a reset or a change
+            // another process made is seen by the same check that sees its inserts, and applied
+            // before any caller is answered, even before its notice arrives.
             let resets = revision.resets
             let outcome = Result { try store.read { try $0.newestAndFeedID() } }
             switch outcome {
-            case .success(let read): revision.noteStoreAnswered(newest: read.newest ?? 0, feedID: read.feedID, readAt: resets)
+            case .success(let read):
+                revision.noteStoreAnswered(newest: read.newest ?? 0, feedID: read.feedID, readAt: resets)
+                if let known = revision.sequence, read.sequence > known { foreignChanges.apply(through: read.sequence) }
             case .failure: revision.noteStoreDidNotAnswer()
             }
             return outcome.map(\.newest)
@@ -65,9 +76,11 @@ public final class Feed: Sendable {
         // Registered before the first read, so no insert can fall between the read and the hook.
         store.observeForeignInserts { newest in inserts.foreignInserts(upTo: newest) }
         store.observeForeignResets { newest in inserts.foreignReset(newest: newest) }
+        store.observeForeignChanges { through in foreignChanges.apply(through: through) }
         // Best effort: if the store does not answer now, `newestID()` and `feedID()` ask again later.
         _ = try? newestID()
         _ = try? feedID()
+        _ = try? sequence()
     }
 
     /// The largest id in the database, 0 for an empty feed.
@@ -75,8 +88,8 @@ public final class Feed: Sendable {
         try store.read { try $0.maxItemID() } ?? 0
     }
 
-    /// Gives `body` the feed's revision: a number that moves on every committed insert and reset
-    /// in this process (a seed or a generated batch counts once), and when another process
+    /// Gives `body` the feed's revision: a number that moves on every committed insert, change
+    /// and reset in this process (a seed or a generated batch counts once), and when another process
     /// sharing the store reports inserts or a reset. A cache keyed on it is stale once it moved; it moves only after the
     /// commit, so data read after seeing revision R is at least as new as R.
     ///
@@ -101,7 +114,7 @@ public final class Feed: Sendable {
     /// its notification arrives.
     public func withCurrentState(_ body: @escaping @Sendable (Result<FeedState, any Error>) -> Void) {
         withCurrentRevision { [self] revision in
-            body(revision.flatMap { current in Result { FeedState(revision: current, id: try feedID()) } })
+            body(revision.flatMap { current in Result { FeedState(revision: current, id: try feedID(), sequence: try sequence()) } })
         }
     }
 
@@ -158,18 +171,25 @@ public final class Feed: Sendable {
 
     /// The `limit` items just below `before` (the newest items when nil), newest first;
     /// `hasMore` says older items exist.
+    /// The `limit` places just below `before` (the newest when nil), newest first, and the
+    /// items in them (a deleted one's place is kept, not shown); `hasMore` says older places
+    /// exist.
     public func page(before: Int64?, limit: Int) throws -> ItemPage {
         let limit = clamp(limit)
-        let rows = try store.read { try $0.items(before: before ?? Int64.max, limit: limit + 1) }
-        return ItemPage(items: Array(rows.prefix(limit)), direction: .older, hasMore: rows.count > limit)
+        let rows = try store.read { try $0.places(before: before ?? Int64.max, limit: limit + 1) }
+        let places = rows.prefix(limit)
+        return ItemPage(items: places.compactMap(\.item), direction: .older, hasMore: rows.count > limit, edge: places.last?.id)
     }
 
-    /// The `limit` items just above `after` (contiguous with it), newest first; `hasMore` says
-    /// even newer items exist, i.e. the client still has a gap above these.
+    /// The `limit` places just above `after` (contiguous with it), newest first, and the items
+    /// in them; `hasMore` says even newer places exist, i.e. the client still has a gap above
+    /// these.
     public func page(after: Int64, limit: Int) throws -> ItemPage {
         let limit = clamp(limit)
-        let rows = try store.read { try $0.oldestItems(after: after, limit: limit + 1) }
-        return ItemPage(items: Array(rows.prefix(limit).reversed()), direction: .newer, hasMore: rows.count > limit)
+        let rows = try store.read { try $0.oldestPlaces(after: after, limit: limit + 1) }
+        let places = rows.prefix(limit)
+        return ItemPage(items: places.reversed().compactMap(\.item), direction: .newer, hasMore: rows.count > limit,
+                        edge: places.last?.id)
     }
 
     /// Throws if the store does not answer a trivial query that touches the items table.
@@ -193,6 +213,13 @@ public final class Feed: Sendable {
             return
         }
         posts.submit(valid, completion: completion)
+    }
+
+    /// Checks `new`'s fields as `addItem` and an edit do (`FeedError.invalid` naming each bad
+    /// one), without writing anything: for a caller that can refuse a request before it names
+    /// an item.
+    public static func check(_ new: NewItem) throws(FeedError) {
+        _ = try Validation.check(new)
     }
 
     /// Gives disk space back after large writes (SQLite: folds the write-ahead log into the

@@ -10,6 +10,9 @@ public struct FeedConfiguration: Sendable {
     public var demoSeed: UInt64 = 0
     /// Sessions idle longer than this are removed by `Feed.expireIdleSessions()`.
     public var sessionTTL: TimeInterval = 30 * 86400
+    /// Edits and deletions the change log keeps (one an item, its latest): a client further
+    /// behind starts over from the newest page. Up to 64 more may be kept between prunings.
+    public var changesKept = 10_000
 
     public init() {}
 }

@@ -59,7 +59,10 @@ extension FeedStoreWriting {
 /// The feed's revision and identity as the store last said them, handed to a request that
 /// waited for the shared store's check (`Feed.withCurrentState`).
 public struct FeedState: Sendable, Equatable {
-    /// Moves with every insert and reset (see `Feed.withCurrentRevision`).
+    /// Moves with every insert, change and reset (see `Feed.withCurrentRevision`).
     public let revision: UInt64
     public let id: FeedID
+    /// The sequence as applied (`Feed.sequence()`): what is read after reflects every change
+    /// up to it.
+    public let sequence: Int64
 }

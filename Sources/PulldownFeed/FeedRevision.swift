@@ -18,6 +18,10 @@ final class FeedRevision: Sendable {
         var feedID: FeedID?
         /// Moves with every reset noted, so that what was read before one is not kept.
         var resets: UInt64 = 0
+        /// The feed's sequence as applied here: every change numbered up to it was reported to
+        /// the change observers (what it touched is dropped from caches) before it moved here.
+        /// nil until read, and after changes may have been missed.
+        var sequence: Int64?
     }
 
     private let state = Mutex(State())
@@ -29,6 +33,9 @@ final class FeedRevision: Sendable {
 
     /// The feed's identity as known; nil when it must be read.
     var feedID: FeedID? { state.withLock { $0.feedID } }
+
+    /// The sequence as applied (see `State.sequence`); nil when it must be read.
+    var sequence: Int64? { state.withLock { $0.sequence } }
 
     /// Resets noted so far: pass it to `merge(feedID:readAt:)` or `merge(newest:readAt:)` with
     /// what was read after.
@@ -43,6 +50,7 @@ final class FeedRevision: Sendable {
             state.resets &+= 1
             state.feedID = id
             state.newestID = newest
+            state.sequence = nil
         }
     }
 
@@ -61,6 +69,29 @@ final class FeedRevision: Sendable {
             state.revision &+= 1
             // max: two writers may report in either order after their commits.
             state.newestID = max(state.newestID ?? 0, id)
+            // Every change numbered before it was reported before it: writes are serialized.
+            state.sequence = state.sequence.map { max($0, id) }
+        }
+    }
+
+    /// Records committed changes up to number `through`, reported already (see `Feed`), or,
+    /// with nil, that some may have been missed: the sequence is read again.
+    func noteChanged(through: Int64?) {
+        state.withLock { state in
+            state.revision &+= 1
+            state.sequence = through.flatMap { through in state.sequence.map { max($0, through) } }
+        }
+    }
+
+    /// Merges a sequence read from the store after `resets` was `readAt` (a first read, with
+    /// nothing to report); one read before a reset noted since is not kept. Returns the sequence
+    /// now known.
+    func merge(sequence read: Int64, readAt: UInt64) -> Int64 {
+        state.withLock { state in
+            guard state.resets == readAt else { return state.sequence ?? read }
+            let merged = max(state.sequence ?? 0, read)
+            state.sequence = merged
+            return merged
         }
     }
 
@@ -70,6 +101,8 @@ final class FeedRevision: Sendable {
         state.withLock { state in
             state.revision &+= 1
             state.newestID = newest.map { max(state.newestID ?? 0, $0) }
+            // Their changes before it were heard before it (notices come in commit order).
+            state.sequence = newest.flatMap { newest in state.sequence.map { max($0, newest) } }
         }
     }
 

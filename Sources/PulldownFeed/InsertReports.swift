@@ -7,6 +7,23 @@ struct InsertReports: Sendable {
     let observers: InsertObservers
     /// Hear of every reset, with the newest id it left (nil: none).
     let resetObservers = InsertObservers()
+    /// Hear of every change, before the sequence says it happened.
+    let changeObservers = Observers<ChangeNotice>()
+
+    /// Committed changes (ours, or another process's once read from the log) to items `ids`, up
+    /// to number `through`: the observers hear of it first (caches drop what it touched), then
+    /// the sequence moves, so a reader told a sequence is never served what it changed.
+    func changed(ids: [Int64], through: Int64) {
+        changeObservers.announce(ChangeNotice(ids: ids, through: through))
+        revision.noteChanged(through: through)
+    }
+
+    /// Changes may have been missed (another process's, with a lost connection): every observer
+    /// drops everything, and the sequence is read again.
+    func changesMissed() {
+        changeObservers.announce(ChangeNotice(ids: nil, through: nil))
+        revision.noteChanged(through: nil)
+    }
 
     /// A committed insert of ours whose largest new id is `id`.
     func inserted(upTo id: Int64) {
@@ -37,15 +54,31 @@ struct InsertReports: Sendable {
 }
 
 /// Handlers called after every reported insert with its largest id (nil: inserts may have been
-/// missed), or every reset with the newest id it left, on the reporting thread, outside any lock.
-final class InsertObservers: Sendable {
-    private let handlers = Mutex<[@Sendable (Int64?) -> Void]>([])
+/// missed), or every reset with the newest id it left.
+typealias InsertObservers = Observers<Int64?>
 
-    func add(_ handler: @escaping @Sendable (Int64?) -> Void) {
+/// Handlers called with every notice reported, on the reporting thread, outside any lock.
+final class Observers<Notice: Sendable>: Sendable {
+    private let handlers = Mutex<[@Sendable (Notice) -> Void]>([])
+
+    func add(_ handler: @escaping @Sendable (Notice) -> Void) {
         handlers.withLock { $0.append(handler) }
     }
 
-    func announce(_ newest: Int64?) {
-        for handler in handlers.withLock({ $0 }) { handler(newest) }
+    func announce(_ notice: Notice) {
+        for handler in handlers.withLock({ $0 }) { handler(notice) }
+    }
+}
+
+/// Edits and deletions committed (`Feed.observeChanges(_:)`).
+public struct ChangeNotice: Sendable, Equatable {
+    /// The items changed; nil when any may have been (changes were missed): forget everything.
+    public let ids: [Int64]?
+    /// The largest change number among them; nil with `ids`.
+    public let through: Int64?
+
+    public init(ids: [Int64]?, through: Int64?) {
+        self.ids = ids
+        self.through = through
     }
 }

@@ -1,8 +1,11 @@
 import Foundation
 
-/// One entry of the feed. Items never change once stored.
+/// One entry of the feed. An item keeps its id and its place in the feed for life; its fields
+/// change by edits (each one a new `version`), and a deletion leaves a tombstone in its place.
 public struct Item: Sendable, Equatable {
-    /// Grows with every insert and is never reused, so it doubles as the keyset cursor.
+    /// Grows with every insert and is never reused, so it doubles as the keyset cursor. Ids are
+    /// drawn from the feed's one sequence (`Change.sequence`), so an id is also the sequence
+    /// number of the item's insert.
     public let id: Int64
     public let title: String
     public let body: String
@@ -12,19 +15,27 @@ public struct Item: Sendable, Equatable {
     /// The submitter's own fields (`avatar`, `image`, `url`, anything else), as the compact text
     /// of one JSON object, already checked; empty when there are none. Written back as given.
     public let userFields: String
+    /// 1 when created, one more with every edit.
+    public let version: Int64
+    /// UTC, whole seconds, of the last edit; nil until the item is edited.
+    public let editedAt: Date?
 
-    public init(id: Int64, title: String, body: String, author: String, createdAt: Date, userFields: String = "") {
+    public init(id: Int64, title: String, body: String, author: String, createdAt: Date, userFields: String = "",
+                version: Int64 = 1, editedAt: Date? = nil) {
         self.id = id
         self.title = title
         self.body = body
         self.author = author
         self.createdAt = createdAt
         self.userFields = userFields
+        self.version = version
+        self.editedAt = editedAt
     }
 }
 
-/// What a client submits to add an item; checked by `Feed.addItem(_:)`.
-public struct NewItem: Sendable {
+/// What a client submits to add an item (checked by `Feed.addItem(_:)`), and an item's fields
+/// after an edit (`ItemChange.edit`).
+public struct NewItem: Sendable, Equatable {
     public var title: String
     public var body: String
     /// `nil` or blank is stored as "Anonymous".
@@ -40,7 +51,10 @@ public struct NewItem: Sendable {
     }
 }
 
-/// A keyset page: the `limit` items next to a cursor on one side of it, newest first.
+/// A keyset page: the `limit` places next to a cursor on one side of it, newest first, and the
+/// items in them. A deleted item's place stays (a tombstone) but is not shown, so a page may hold
+/// fewer than `limit` items, even none, while `hasMore` is true: its places never move, which is
+/// what lets a page be validated from memory (`PageCaching`).
 public struct ItemPage: Sendable, Equatable {
     /// Which side of its cursor a page was read on.
     public enum Direction: Sendable, Equatable {
@@ -55,11 +69,16 @@ public struct ItemPage: Sendable, Equatable {
     public let direction: Direction
     /// More items lie beyond this page in `direction`: the walk goes on (the API's `hasMore`).
     public let hasMore: Bool
+    /// The last place of the page in `direction` (the oldest for `.older`, the newest for
+    /// `.newer`), a deleted item's or not: the cursor of the next page. nil for an empty range.
+    public let edge: Int64?
 
-    public init(items: [Item], direction: Direction, hasMore: Bool) {
+    /// `edge` defaults to the last item's id in `direction`.
+    public init(items: [Item], direction: Direction, hasMore: Bool, edge: Int64?? = nil) {
         self.items = items
         self.direction = direction
         self.hasMore = hasMore
+        self.edge = edge ?? (direction == .older ? items.last?.id : items.first?.id)
     }
 }
 
@@ -86,12 +105,19 @@ public struct RefreshResult: Sendable, Equatable {
     public let lastUpdated: Date
     /// The feed the items belong to (`FeedID`).
     public let feedID: FeedID
+    /// The edits and deletions since the session's last refresh (or the `changes` it sent),
+    /// oldest first; empty when `gap` (the client starts over from `items`).
+    public let changes: [Change]
+    /// The feed's sequence this answer reflects: the session's next baseline for changes.
+    public let sequence: Int64
 
-    public init(items: [Item], gap: Bool, lastUpdated: Date, feedID: FeedID) {
+    public init(items: [Item], gap: Bool, lastUpdated: Date, feedID: FeedID, changes: [Change] = [], sequence: Int64 = 0) {
         self.items = items
         self.gap = gap
         self.lastUpdated = lastUpdated
         self.feedID = feedID
+        self.changes = changes
+        self.sequence = sequence
     }
 }
 

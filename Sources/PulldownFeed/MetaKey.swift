@@ -21,6 +21,14 @@ enum MetaKey {
     /// reset: where the next one comes from (`DemoSequence`).
     static let demoItemsDrawn = "demo_items_drawn"
 
+    /// The change log no longer holds every change numbered up to this one (pruned, or before
+    /// a reset): a `since` below it is too old.
+    static let changesFloor = "changes_floor"
+    /// Unix seconds up to which the demo's edits (then its deletions) were made
+    /// (`ChurnSchedule`): every instance on a shared store goes on from the same time.
+    static let churnEditsTime = "churn_edits_time"
+    static let churnDeletesTime = "churn_deletes_time"
+
     /// What the store remembers of where its items came from: gone with them in a reset.
     static let contentsFacts = [dataSource, dataSourceResume, demoFeedThrough, demoItemsDrawn]
 }

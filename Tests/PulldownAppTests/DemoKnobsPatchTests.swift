@@ -43,6 +43,7 @@ final class DemoKnobsPatchTests: XCTestCase {
     func testEveryBadOrUnknownFieldIsNamed() {
         XCTAssertEqual(refusal(#"{"delayMs": -1, "jitterMs": "5", "failRate": 1.5, "newItemsEvery": 86401, "speed": 3}"#),
                        ["delayMs", "failRate", "jitterMs", "newItemsEvery", "speed"])
+        XCTAssertEqual(refusal(#"{"editsPerMinute": 60001, "deletesPerMinute": -1}"#), ["deletesPerMinute", "editsPerMinute"])
         XCTAssertEqual(refusal(#"{"delayMs": 600001}"#), ["delayMs"])
         XCTAssertEqual(refusal(#"{"delayMs": 1.5}"#), ["delayMs"])
         XCTAssertEqual(refusal(#"{"failRate": true}"#), ["failRate"])
@@ -58,7 +59,7 @@ final class DemoKnobsPatchTests: XCTestCase {
     func testJSONNamesEveryKnob() throws {
         let text = String(decoding: DemoKnobs(delayMilliseconds: 250, jitterMilliseconds: 0, failRate: 0.25,
                                               newItemsEvery: 1.5).json, as: UTF8.self)
-        XCTAssertEqual(text, #"{"delayMs":250,"jitterMs":0,"failRate":0.25,"newItemsEvery":1.5}"#)
+        XCTAssertEqual(text, #"{"delayMs":250,"jitterMs":0,"failRate":0.25,"newItemsEvery":1.5,"editsPerMinute":0,"deletesPerMinute":0}"#)
     }
 
     func testAControlChangesAsOneStepAndTellsItsObserversInOrder() throws {

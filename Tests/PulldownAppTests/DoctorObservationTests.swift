@@ -20,7 +20,7 @@ final class DoctorObservationTests: XCTestCase {
         // An item's own fields may use the same names: the page's own come last.
         let page = ItemPage(items: [item(42, fields: #"{"hasMore":false,"feed":"ffffffffffffffff","x":{"id":7}}"#), item(41)],
                             direction: .older, hasMore: true)
-        var response = HTTPResponse.json(ResponseJSON.page(page, limit: 2, feed: feed, base: base))
+        var response = HTTPResponse.json(ResponseJSON.page(page, limit: 2, feed: feed, sequence: 42, base: base))
         response.headers.add("Link", API.nextLink(page: page, limit: 2, feed: feed, base: base)!)
         let answer = AnswerReading.answer(response, isList: true)
         XCTAssertEqual(answer, .init(hasMore: true, newestID: 42, nextBefore: 41, feed: 0x0123456789abcdef))
@@ -28,7 +28,7 @@ final class DoctorObservationTests: XCTestCase {
 
     func testAnEmptyLastPageHasNoNewestIdAndNoNextPage() {
         let page = ItemPage(items: [], direction: .older, hasMore: false)
-        let answer = AnswerReading.answer(.json(ResponseJSON.page(page, limit: 10, feed: feed, base: base)), isList: true)
+        let answer = AnswerReading.answer(.json(ResponseJSON.page(page, limit: 10, feed: feed, sequence: 0, base: base)), isList: true)
         XCTAssertEqual(answer, .init(hasMore: false, newestID: nil, feed: 0x0123456789abcdef))
     }
 

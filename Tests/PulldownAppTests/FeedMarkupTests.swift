@@ -18,7 +18,7 @@ final class FeedMarkupTests: XCTestCase {
 
     private func markup(_ items: [Item], hasMore: Bool = true) -> String {
         String(decoding: FeedMarkup.newestPage(ItemPage(items: items, direction: .older, hasMore: hasMore), limit: 10, feed: feed,
-                                                 base: "http://pc.local:8080"), as: UTF8.self)
+                                                 sequence: 7, base: "http://pc.local:8080"), as: UTF8.self)
     }
 
     /// The JSON between the data block's tags, parsed.
@@ -38,6 +38,14 @@ final class FeedMarkupTests: XCTestCase {
         XCTAssertTrue(markup([item(7, title: "Title", body: "Body", author: "Ada")]).hasPrefix(expected))
     }
 
+    func testAnEditedArticleSaysSoAfterItsTimeAsTheScriptWritesIt() {
+        let edited = Item(id: 9, title: "T", body: "B", author: "A", createdAt: saturday, version: 3,
+                          editedAt: saturday.addingTimeInterval(60))
+        XCTAssertTrue(markup([edited]).contains(#"07:41 UTC</time></a> · <span class="edited" data-at="2026-11-28T07:42:09Z">edited</span></footer>"#),
+                      markup([edited]))
+        XCTAssertFalse(markup([item(8)]).contains("edited"))
+    }
+
     func testTextIsEscapedInElementsAndAttributes() {
         let html = markup([item(1, title: #"<img src=x onerror=alert(1)> & "q" 'a'"#, body: "</p><script>alert(2)</script>",
                                author: "<b>me</b>")])
@@ -55,7 +63,7 @@ final class FeedMarkupTests: XCTestCase {
         XCTAssertFalse(html.lowercased().dropLast("</script>".count).contains("</script"))
         XCTAssertFalse(html.contains("<!--"))
         let page = try data(html)
-        XCTAssertEqual(Set(page.keys), ["limit", "hasMore", "feed"], "the articles carry the items, once")
+        XCTAssertEqual(Set(page.keys), ["limit", "hasMore", "next", "feed", "changes"], "the articles carry the items, once")
         XCTAssertEqual(page["feed"] as? String, "00112233445566ff")
         XCTAssertEqual(page["hasMore"] as? Bool, false)
         XCTAssertEqual(page["limit"] as? Int, 10)
@@ -63,11 +71,12 @@ final class FeedMarkupTests: XCTestCase {
 
     func testTheDataBlockIsThePageTheAPIAnswersLessItsItems() throws {
         let page = ItemPage(items: [item(2), item(1)], direction: .older, hasMore: true)
-        let html = String(decoding: FeedMarkup.newestPage(page, limit: 10, feed: feed, base: ""), as: UTF8.self)
-        var answered = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(ResponseJSON.page(page, limit: 10, feed: feed, base: ""))) as? [String: Any])
+        let html = String(decoding: FeedMarkup.newestPage(page, limit: 10, feed: feed, sequence: 7, base: ""), as: UTF8.self)
+        var answered = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(ResponseJSON.page(page, limit: 10, feed: feed, sequence: 7,
+                                                                                                base: ""))) as? [String: Any])
         XCTAssertNotNil(answered.removeValue(forKey: "items"))
         XCTAssertEqual(try data(html) as NSDictionary, answered as NSDictionary)
-        XCTAssertTrue(html.hasSuffix(#"<script type="application/json" id="first-page">{"limit":10,"hasMore":true,"feed":"00112233445566ff"}</script>"#))
+        XCTAssertTrue(html.hasSuffix(#"<script type="application/json" id="first-page">{"limit":10,"hasMore":true,"next":1,"feed":"00112233445566ff","changes":7}</script>"#))
     }
 
     func testEachUTCDayOpensWithAHeaderAndTheLastPageCountsTheFeed() {

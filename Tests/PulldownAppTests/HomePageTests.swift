@@ -64,7 +64,8 @@ final class HomePageTests: XCTestCase {
         XCTAssertTrue(html.contains(#"<div id=feed><div class="day-head""#))
         XCTAssertTrue(html.contains(">item 3</h2>") && html.contains(">item 2</h2>"))
         XCTAssertFalse(html.contains(">item 1</h2>"), "one page of --page-size items")
-        XCTAssertTrue(html.contains(#""limit":2,"hasMore":true,"feed":"\#(try feed.feedID())"}</script></div>"#), "the feed its cursors belong to")
+        XCTAssertTrue(html.contains(#""limit":2,"hasMore":true,"next":2,"feed":"\#(try feed.feedID())","changes":3}</script></div>"#),
+                      "the feed its cursors belong to, and the sequence it reflects")
         XCTAssertTrue(html.hasSuffix(String(repeating: "<p>row</p>", count: 30)))
     }
 
@@ -121,7 +122,7 @@ final class HomePageTests: XCTestCase {
         let (home, _) = try home(feed)
         let html = text(try get(home))
         XCTAssertTrue(html.contains(#"<div id=feed><script type="application/json" id="first-page">{"limit":2,"hasMore":false,"#
-                                    + #""feed":"\#(try feed.feedID())"}</script></div>"#))
+                                    + #""next":null,"feed":"\#(try feed.feedID())","changes":0}</script></div>"#))
         XCTAssertFalse(html.contains("<article"))
     }
 

@@ -7,13 +7,23 @@ import XCTest
 
 /// The live events hub with an in-memory feed and recording subscribers: who is sent what.
 final class LiveEventsTests: XCTestCase {
-    /// A feed in memory whose inserts are announced when the test says so.
+    /// A feed in memory whose inserts, changes and resets are announced when the test says so.
+    /// Ids and change numbers come from one counter, as the feed's do.
     final class FakeSource: LiveSource {
-        private let items = Mutex<[Item]>([])
+        private struct State {
+            var items: [Item] = []
+            /// The last number handed out: an id or a change's; it goes on growing across a reset.
+            var last: Int64 = 0
+            /// Each changed item's latest change: its number, and whether it was a deletion.
+            var log: [Int64: (number: Int64, deleted: Bool)] = [:]
+            /// Changes numbered up to this are no longer kept.
+            var floor: Int64 = 0
+        }
+
+        private let state = Mutex(State())
         private let handlers = Mutex<[@Sendable (Int64?) -> Void]>([])
+        private let changeHandlers = Mutex<[@Sendable (ChangeNotice) -> Void]>([])
         private let resetHandlers = Mutex<[@Sendable (Int64?) -> Void]>([])
-        /// The last id handed out: ids go on growing across a reset.
-        private let lastID = Mutex<Int64>(0)
         /// How many times the hub read new items.
         let reads = Atomic<Int>(0)
 
@@ -21,45 +31,86 @@ final class LiveEventsTests: XCTestCase {
 
         /// Adds `count` items and, like a committed insert, announces the newest id.
         func insert(_ count: Int, announce: Bool = true) {
-            let newest = items.withLock { items -> Int64 in
-                items.append(contentsOf: testItems(nextIDs(count)))
-                return lastID.withLock { $0 }
+            let newest = state.withLock { state -> Int64 in
+                let ids = (0..<Int64(count)).map { state.last + 1 + $0 }
+                state.last += Int64(count)
+                state.items.append(contentsOf: testItems(ids))
+                return state.last
             }
             if announce { handlers.withLock { $0 }.forEach { $0(newest) } }
         }
 
-        /// Replaces every item by `count` new ones and, like a committed reset, announces it.
-        func reset(to count: Int) {
-            let newest = items.withLock { items -> Int64? in
-                items = testItems(nextIDs(count))
-                return items.last?.id
+        /// Edits item `id` (a new version) or deletes it, and announces the change's number.
+        func change(_ id: Int64, delete: Bool = false, announce: Bool = true) {
+            let number = state.withLock { state -> Int64 in
+                state.last += 1
+                let index = state.items.firstIndex { $0.id == id }!
+                if delete {
+                    state.items.remove(at: index)
+                } else {
+                    let old = state.items[index]
+                    state.items[index] = Item(id: id, title: "edited \(state.last)", body: old.body, author: old.author,
+                                              createdAt: old.createdAt, version: old.version + 1, editedAt: old.createdAt)
+                }
+                state.log[id] = (state.last, delete)
+                return state.last
             }
-            resetHandlers.withLock { $0 }.forEach { $0(newest) }
+            if announce { changeHandlers.withLock { $0 }.forEach { $0(ChangeNotice(ids: [id], through: number)) } }
         }
 
-        private func nextIDs(_ count: Int) -> [Int64] {
-            lastID.withLock { last in
-                defer { last += Int64(count) }
-                return (0..<Int64(count)).map { last + 1 + $0 }
+        /// Forgets the changes numbered up to `floor`, as pruning does.
+        func prune(through floor: Int64) {
+            state.withLock { state in
+                state.log = state.log.filter { $0.value.number > floor }
+                state.floor = floor
             }
+        }
+
+        /// Replaces every item by `count` new ones and, like a committed reset, announces it.
+        func reset(to count: Int) {
+            let newest = state.withLock { state -> Int64? in
+                state.items = testItems((0..<Int64(count)).map { state.last + 1 + $0 })
+                state.last += Int64(count)
+                state.log = [:]
+                state.floor = state.last
+                return state.items.last?.id
+            }
+            resetHandlers.withLock { $0 }.forEach { $0(newest) }
         }
 
         func observeResets(_ handler: @escaping @Sendable (Int64?) -> Void) {
             resetHandlers.withLock { $0.append(handler) }
         }
 
-        func newestID() throws -> Int64? { items.withLock { $0.last?.id } }
+        func observeChanges(_ handler: @escaping @Sendable (ChangeNotice) -> Void) {
+            changeHandlers.withLock { $0.append(handler) }
+        }
+
+        func sequence() throws -> Int64 { state.withLock { $0.last } }
 
         func latestItems(newerThan cursor: Int64, limit: Int) throws -> LatestItems {
             reads.add(1, ordering: .relaxed)
-            let newer = items.withLock { $0.filter { $0.id > cursor } }.reversed()
+            let newer = state.withLock { $0.items.filter { $0.id > cursor } }.reversed()
             return LatestItems(items: Array(newer.prefix(limit)), gap: newer.count > limit)
+        }
+
+        func changes(since: Int64, limit: Int) throws -> ChangeList {
+            try state.withLock { state in
+                guard since >= state.floor else { throw FeedError.changesExpired(since: since) }
+                let after = state.log.filter { $0.value.number > since }.sorted { $0.value.number < $1.value.number }
+                let changes = after.prefix(limit).map { id, entry in
+                    Change(sequence: entry.number,
+                           kind: entry.deleted ? .deleted(id) : .updated(state.items.first { $0.id == id }!))
+                }
+                let hasMore = after.count > limit
+                return ChangeList(changes: changes, hasMore: hasMore,
+                                  sequence: hasMore ? changes.last!.sequence : max(state.last, changes.last?.sequence ?? 0))
+            }
         }
 
         func observeInserts(_ handler: @escaping @Sendable (Int64?) -> Void) {
             handlers.withLock { $0.append(handler) }
         }
-
     }
 
     /// Keeps what it is sent, as text.
@@ -91,11 +142,21 @@ final class LiveEventsTests: XCTestCase {
         }
 
         var chunks: [String] { written.withLock { $0.map { String(decoding: $0, as: UTF8.self) } } }
+
+        /// Every event as sent, split apart: its name and id (`items 6`, `updated 7`, `deleted 8`).
+        var names: [String] {
+            chunks.joined().components(separatedBy: "\n\n").compactMap { event in
+                let lines = event.split(separator: "\n")
+                guard let name = lines.first(where: { $0.hasPrefix("event: ") })?.dropFirst(7) else { return nil }
+                let id = lines.first(where: { $0.hasPrefix("id: ") })?.dropFirst(4)
+                return id.map { "\(name) \($0)" } ?? String(name)
+            }
+        }
         var raw: [[UInt8]] { written.withLock { $0 } }
 
         /// The `items` events: their ids, the item ids in them, and the gap flag.
         var events: [(id: Int64, items: [Int64], gap: Bool)] {
-            chunks.filter { $0.hasPrefix("event: items\n") }.map { text in
+            chunks.joined().components(separatedBy: "\n\n").filter { $0.hasPrefix("event: items\n") }.map { text in
                 let lines = text.split(separator: "\n")
                 let id = Int64(lines[1].dropFirst("id: ".count))!
                 let data = Data(lines[2].dropFirst("data: ".count).utf8)
@@ -282,21 +343,132 @@ final class LiveEventsTests: XCTestCase {
     }
 }
 
+/// Edits and deletions beside inserts: one order, one cursor for all of them.
+final class LiveChangesTests: XCTestCase {
+    typealias FakeSource = LiveEventsTests.FakeSource
+    typealias RecordingSink = LiveEventsTests.RecordingSink
+
+    private func hub(_ source: FakeSource) -> LiveEvents {
+        let live = LiveEvents(source: source, settings: .init(maxStreams: 100, heartbeatSeconds: 3600))
+        addTeardownBlock { live.stop() }
+        return live
+    }
+
+    func testEditsDeletionsAndInsertsGoOutInTheOrderOfTheirNumbers() {
+        let source = FakeSource(count: 5)
+        let live = hub(source)
+        let sink = RecordingSink()
+        XCTAssertTrue(live.add(sink, after: nil))
+        live.sync {}
+        // The hub is held busy while all four commit: one read finds them all.
+        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        Thread.detachNewThread { live.sync { holding.signal(); release.wait() } }
+        holding.wait()
+        source.insert(1)              // 6
+        source.change(3)              // 7
+        source.change(4, delete: true) // 8
+        source.insert(2)              // 9, 10
+        release.signal()
+        live.sync {}
+        XCTAssertEqual(sink.names, ["items 6", "updated 7", "deleted 8", "items 10"])
+        XCTAssertEqual(sink.events.map(\.items), [[6], [10, 9]])
+        XCTAssertTrue(sink.chunks.joined().contains("event: updated\nid: 7\ndata: {\"id\":3,\"title\":\"edited 7\""))
+        XCTAssertTrue(sink.chunks.joined().contains("event: deleted\nid: 8\ndata: {\"id\":4}\n\n"))
+    }
+
+    func testAReconnectFromAnyEventGetsExactlyWhatItMissedInOrderNoneTwice() {
+        let source = FakeSource(count: 5)
+        let live = hub(source)
+        let first = RecordingSink()
+        XCTAssertTrue(live.add(first, after: nil))
+        live.sync {}
+        source.change(2)                // 6
+        live.sync {}
+        source.insert(1)                // 7
+        source.change(7)                // 8: the new item, edited
+        live.sync {}
+        source.change(1, delete: true)  // 9
+        live.sync {}
+        let all = first.names
+        XCTAssertEqual(all, ["updated 6", "items 7", "updated 8", "deleted 9"])
+        for (index, name) in all.enumerated() {
+            // Reconnected with the id of each event in turn: the rest, and nothing before it.
+            let again = RecordingSink()
+            XCTAssertTrue(live.add(again, after: Int64(name.split(separator: " ")[1])!))
+            live.sync {}
+            XCTAssertEqual(again.names, Array(all[(index + 1)...]), "after \(name)")
+        }
+    }
+
+    func testAnItemEditedTwiceWhileAwayIsOneUpdateAsItIsNow() {
+        let source = FakeSource(count: 3)
+        source.change(2, announce: false)   // 4
+        source.change(2, announce: false)   // 5
+        let live = hub(source)
+        let sink = RecordingSink()
+        XCTAssertTrue(live.add(sink, after: 3))
+        live.sync {}
+        XCTAssertEqual(sink.names, ["updated 5"])
+        XCTAssertTrue(sink.chunks.joined().contains("\"title\":\"edited 5\""))
+    }
+
+    func testAReconnectOlderThanTheLogKeepsIsOneExpiredEventThenWhatComesNext() {
+        let source = FakeSource(count: 5)
+        source.change(1, announce: false)   // 6
+        source.change(2, announce: false)   // 7
+        source.prune(through: 6)
+        let live = hub(source)
+        let sink = RecordingSink()
+        XCTAssertTrue(live.add(sink, after: 5))
+        live.sync {}
+        XCTAssertEqual(sink.chunks.last, "event: expired\nid: 7\ndata: {\"changes\":7}\n\n")
+        source.change(3)
+        live.sync {}
+        XCTAssertEqual(sink.names, ["expired 7", "updated 8"], "it goes on from where the feed was")
+        let fresh = RecordingSink()
+        XCTAssertTrue(live.add(fresh, after: 6))
+        live.sync {}
+        XCTAssertEqual(fresh.names, ["updated 7", "updated 8"], "from the floor on, all is kept")
+    }
+}
+
 /// What a subscriber at a cursor gets from a batch, without a hub.
 final class LiveBatchTests: XCTestCase {
+    private func items(_ ids: ClosedRange<Int64>, gap: Bool, number: Int64) -> [UInt8] {
+        ServerSentEvents.event("items", id: number, data: ResponseJSON.liveItems(testItems(Array(ids.reversed())), gap: gap, base: ""))
+    }
+
+    /// The events an `.own` delivery writes, nil for any other.
+    private func sent(_ delivery: LiveBatch.Delivery) -> [UInt8]? {
+        guard case .own(let entries) = delivery else { return nil }
+        return LiveBatch.events(entries, base: "")
+    }
+
     func testAtTheStartTheSharedEventPastTheEndNothingInsideItsOwnPart() {
-        let batch = LiveBatch(from: 10, items: testItems(11...13), gap: false)
+        let batch = LiveBatch(from: 10, items: testItems(Array((11...13).reversed())), gap: false)
         XCTAssertEqual(batch.to, 13)
         XCTAssertEqual(batch.delivery(for: 10), .shared)
         XCTAssertEqual(batch.delivery(for: 13), .nothing)
         XCTAssertEqual(batch.delivery(for: 20), .nothing)
-        XCTAssertEqual(batch.delivery(for: 11), .own(testItems(12...13), gap: false))
+        XCTAssertEqual(sent(batch.delivery(for: 11)), items(12...13, gap: false, number: 13))
     }
 
     func testInsideABatchWithAGapTheGapStaysWhenNothingListedIsKnown() {
-        let batch = LiveBatch(from: 0, items: testItems(16...25), gap: true)
-        XCTAssertEqual(batch.delivery(for: 3), .own(testItems(16...25), gap: true))
-        XCTAssertEqual(batch.delivery(for: 20), .own(testItems(21...25), gap: false))
+        let batch = LiveBatch(from: 0, items: testItems(Array((16...25).reversed())), gap: true)
+        XCTAssertEqual(sent(batch.delivery(for: 3)), items(16...25, gap: true, number: 25))
+        XCTAssertEqual(sent(batch.delivery(for: 20)), items(21...25, gap: false, number: 25))
+    }
+
+    func testInsertsAndChangesAreMergedByTheirNumbersAndAGapsItemsGoLast() {
+        let edit = Change(sequence: 12, kind: .updated(testItems([3])[0])), deletion = Change(sequence: 14, kind: .deleted(4))
+        let batch = LiveBatch(from: 10, to: 16, items: testItems([15, 13, 11]), gap: false, changes: [edit, deletion])
+        XCTAssertEqual(batch.entries.map(\.number), [11, 12, 13, 14, 15])
+        XCTAssertEqual(batch.to, 16, "16 was read, though no event shows it")
+        XCTAssertEqual(sent(batch.delivery(for: 12)), (items(13...13, gap: false, number: 13) + LiveBatch.event(deletion, base: "")
+                                                      + items(15...15, gap: false, number: 15)))
+        XCTAssertEqual(sent(batch.delivery(for: 15)), [], "nothing to show, but it moves to 16")
+        let gap = LiveBatch(from: 10, to: 16, items: testItems([15, 13]), gap: true, changes: [edit])
+        XCTAssertEqual(gap.entries.map(\.number), [12, 16])
     }
 
     func testTheEventCarriesTheNewestIDAndOneLineOfJSON() {

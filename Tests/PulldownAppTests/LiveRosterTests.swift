@@ -15,7 +15,7 @@ final class LiveRosterTests: XCTestCase {
     }
 
     private func batch(from: Int64, _ ids: ClosedRange<Int64>, gap: Bool = false) -> LiveBatch {
-        LiveBatch(from: from, items: testItems(ids), gap: gap)
+        LiveBatch(from: from, items: testItems(Array(ids.reversed())), gap: gap)
     }
 
     func testASubscriberAtOrPastTheLastSentJoinsAndOneBehindIsCaughtUpFirst() {
@@ -63,7 +63,7 @@ final class LiveRosterTests: XCTestCase {
         var roster = LiveRoster(lastSent: 2)
         XCTAssertEqual(roster.heard(5), .nothing)
         XCTAssertEqual(roster.lastSent, 5)
-        XCTAssertEqual(roster.heard(nil), .readNewestID, "a notice that does not say how far")
+        XCTAssertEqual(roster.heard(nil), .readSequence, "a notice that does not say how far")
         roster.remember(8)
         roster.remember(6)
         XCTAssertEqual(roster.lastSent, 8, "only moves forward")
@@ -85,12 +85,22 @@ final class LiveRosterTests: XCTestCase {
         let current = Sink(), ahead = Sink()
         _ = roster.arrive(current, cursor: nil)
         _ = roster.arrive(ahead, cursor: 12)
-        XCTAssertEqual(Set(roster.reset(newest: 8).map { ObjectIdentifier($0) }), [ObjectIdentifier(current), ObjectIdentifier(ahead)])
+        XCTAssertEqual(Set(roster.reset(to: 8).map { ObjectIdentifier($0) }), [ObjectIdentifier(current), ObjectIdentifier(ahead)])
         XCTAssertEqual(roster.lastSent, 8)
         XCTAssertEqual(roster.heard(8), .nothing, "the reset's own items are not news")
         let sends = roster.deliver(batch(from: 8, 9...9))
         XCTAssertEqual(sends.map { ObjectIdentifier($0.sink) }, [ObjectIdentifier(current)], "12 has seen 9 already")
-        _ = roster.reset(newest: nil)
-        XCTAssertEqual(roster.lastSent, 9, "emptied: ids still never go back")
+        _ = roster.reset(to: 0)
+        XCTAssertEqual(roster.lastSent, 9, "the sequence never goes back")
+    }
+
+    func testTooMuchToSendMovesEveryoneBehindToNowToBeToldSo() {
+        var roster = LiveRoster(lastSent: 5)
+        let current = Sink(), ahead = Sink()
+        _ = roster.arrive(current, cursor: nil)
+        _ = roster.arrive(ahead, cursor: 40)
+        XCTAssertEqual(roster.expire(to: 30).map { ObjectIdentifier($0) }, [ObjectIdentifier(current)])
+        XCTAssertEqual(roster.lastSent, 30)
+        XCTAssertEqual(roster.deliver(batch(from: 30, 31...31)).map { ObjectIdentifier($0.sink) }, [ObjectIdentifier(current)])
     }
 }

@@ -3,48 +3,80 @@ import PulldownFeed
 import XCTest
 @testable import PulldownApp
 
-/// Which pages can never change, and the cache that keeps them.
+/// Which answers are kept in memory and what they cover, what is immutable, and the cache.
 final class PageCachingTests: XCTestCase {
     private static let feed = FeedID("0123456789abcdef")!
+    private static let base = BaseURL.Key(host: "127.0.0.1:8080", isTLS: false)
 
     /// A query whose URL names the feed, as the links the server hands out do.
     private func named(_ cursor: ItemsQuery.Cursor, limit: Int = 2) -> ItemsQuery {
         ItemsQuery(limit: limit, cursor: cursor, feed: Self.feed)
     }
 
-    func testOnlyAURLThatNamesItsFeedIsEverImmutable() {
+    func testOnlyAURLThatNamesItsFeedIsKept() {
         // Item ids start again in another store: without the feed, the same URL can name other items.
         for cursor in [ItemsQuery.Cursor.before(9), .after(3)] {
             let page = testPage([5, 4], cursor == .after(3) ? .newer : .older, hasMore: true)
-            XCTAssertTrue(PageCaching.isImmutable(named(cursor), page: page, newestID: 9))
-            XCTAssertFalse(PageCaching.isImmutable(ItemsQuery(limit: 2, cursor: cursor), page: page, newestID: 9))
+            XCTAssertNotNil(PageCaching.keptRange(named(cursor), page: page, newestID: 9))
+            XCTAssertNil(PageCaching.keptRange(ItemsQuery(limit: 2, cursor: cursor), page: page, newestID: 9))
         }
-        XCTAssertTrue(PageCaching.isItemImmutable(named: Self.feed))
-        XCTAssertFalse(PageCaching.isItemImmutable(named: nil))
-        XCTAssertNil(ImmutablePageCache.Key(ItemsQuery(limit: 2, cursor: .before(9)), base: BaseURL.Key(host: "x", isTLS: false)), "nothing kept without a feed")
+        XCTAssertNil(ValidatedPageCache.Key(ItemsQuery(limit: 2, cursor: .before(9)), base: Self.base), "nothing kept without a feed")
     }
 
-    func testTheNewestPageIsNeverImmutable() {
-        let query = named(.newest)
-        XCTAssertFalse(PageCaching.isImmutable(query, page: testPage([9, 8], hasMore: true), newestID: 9))
+    func testNothingThatHoldsAnItemIsImmutableOnlyADeletedItemsGoneInItsFeed() {
+        XCTAssertEqual(PageCaching.gone(named: Self.feed), PageCaching.immutable)
+        XCTAssertEqual(PageCaching.gone(named: nil), PageCaching.revalidate, "another store may have that id")
     }
 
-    func testABeforePageIsImmutableOnceEveryIdBelowItsCursorIsCommitted() {
+    func testTheNewestPageIsNeverKept() {
+        XCTAssertNil(PageCaching.keptRange(named(.newest), page: testPage([9, 8], hasMore: true), newestID: 9))
+    }
+
+    func testABeforePageIsKeptOnceEveryIdBelowItsCursorIsCommittedAndCoversItsPlaces() {
         let below = named(.before(9))
-        XCTAssertTrue(PageCaching.isImmutable(below, page: testPage([8, 7], hasMore: true), newestID: 9))
-        XCTAssertTrue(PageCaching.isImmutable(named(.before(10)), page: testPage([9, 8], hasMore: true), newestID: 9),
-                      "before newest + 1 covers only committed ids")
-        XCTAssertFalse(PageCaching.isImmutable(named(.before(11)), page: testPage([9, 8], hasMore: true), newestID: 9),
-                       "id 10 may still come, and would belong on this page")
-        XCTAssertFalse(PageCaching.isImmutable(below, page: testPage([], hasMore: false), newestID: nil), "an empty feed")
+        XCTAssertEqual(PageCaching.keptRange(below, page: testPage([8, 7], hasMore: true), newestID: 9), 7...8)
+        XCTAssertEqual(PageCaching.keptRange(below, page: ItemPage(items: testItems([8]), direction: .older, hasMore: true, edge: 6),
+                                             newestID: 9), 6...8, "a deleted item's place at the end is covered too")
+        XCTAssertEqual(PageCaching.keptRange(named(.before(10)), page: testPage([9, 8], hasMore: true), newestID: 9), 8...9,
+                       "before newest + 1 covers only committed ids")
+        XCTAssertNil(PageCaching.keptRange(named(.before(11)), page: testPage([9, 8], hasMore: true), newestID: 9),
+                     "id 10 may still come, and would belong on this page")
+        XCTAssertNil(PageCaching.keptRange(below, page: testPage([], hasMore: false), newestID: nil), "an empty feed")
+        XCTAssertEqual(PageCaching.keptRange(named(.before(1)), page: testPage([], hasMore: false), newestID: 5), 1...1,
+                       "nothing below it, ever")
     }
 
-    func testAnAfterPageIsImmutableOnlyWhenFullAndNewerItemsExist() {
+    func testAnAfterPageIsKeptOnlyWhenFullAndNewerItemsExist() {
         let query = named(.after(3))
-        XCTAssertTrue(PageCaching.isImmutable(query, page: testPage([5, 4], .newer, hasMore: true), newestID: 9))
-        XCTAssertFalse(PageCaching.isImmutable(query, page: testPage([5, 4], .newer, hasMore: false), newestID: 5),
-                       "hasMore turns true with the next insert")
-        XCTAssertFalse(PageCaching.isImmutable(query, page: testPage([4], .newer, hasMore: false), newestID: 4), "not full yet")
+        XCTAssertEqual(PageCaching.keptRange(query, page: testPage([5, 4], .newer, hasMore: true), newestID: 9), 4...5)
+        XCTAssertNil(PageCaching.keptRange(query, page: testPage([5, 4], .newer, hasMore: false), newestID: 5),
+                     "hasMore turns true with the next insert")
+        XCTAssertNil(PageCaching.keptRange(query, page: testPage([4], .newer, hasMore: false), newestID: 4), "not full yet")
+    }
+
+    func testAChangeDropsExactlyTheAnswersThatCoverItsItem() {
+        let cache = ValidatedPageCache(bytes: 1 << 20)
+        let deep = ValidatedPageCache.Key(named(.before(9)), base: Self.base)!, item = ValidatedPageCache.Key(item: 3, in: Self.feed, base: Self.base)
+        _ = cache.keep(.json(Array("deep".utf8)), for: deep, ids: 7...8, builtAt: cache.epoch)
+        _ = cache.keep(.json(Array("item".utf8)), for: item, ids: 3...3, builtAt: cache.epoch)
+        cache.drop([5])
+        XCTAssertNotNil(cache.response(for: deep), "5 is on neither")
+        XCTAssertNotNil(cache.response(for: item))
+        cache.drop([2, 8])
+        XCTAssertNil(cache.response(for: deep))
+        XCTAssertNotNil(cache.response(for: item))
+        cache.drop(nil)
+        XCTAssertNil(cache.response(for: item), "changes may have been missed: everything goes")
+    }
+
+    func testAnAnswerBuiltWhileAChangeWasDroppingIsNotKept() {
+        let cache = ValidatedPageCache(bytes: 1 << 20)
+        let key = ValidatedPageCache.Key(item: 3, in: Self.feed, base: Self.base)
+        let epoch = cache.epoch   // the build reads the store after this...
+        cache.drop([3])           // ...and the change commits and drops before it is kept
+        let answered = cache.keep(.json(Array("stale".utf8)), for: key, ids: 3...3, builtAt: epoch)
+        XCTAssertEqual(answered.body, Array("stale".utf8), "still the answer to the request that built it")
+        XCTAssertNil(cache.response(for: key), "but not kept: it may hold what the drop was for")
     }
 
     func testTheCacheKeepsTheMostRecentlyUsedWithinItsBudget() {

@@ -11,7 +11,7 @@ final class PictureLinksTests: XCTestCase {
     private func written(_ fields: String) -> String {
         let item = Item(id: 7, title: "T", body: "", author: "A", createdAt: Date(timeIntervalSince1970: 0), userFields: fields)
         let json = String(decoding: ResponseJSON.item(item, base: base), as: UTF8.self)
-        return String(json.dropFirst(#"{"id":7,"title":"T","body":"","author":"A","createdAt":"1970-01-01T00:00:00Z""#.count))
+        return String(json.dropFirst(#"{"id":7,"title":"T","body":"","author":"A","createdAt":"1970-01-01T00:00:00Z","version":1,"editedAt":null"#.count))
     }
 
     func testTheAvatarAndTheImagesURLAreWrittenAfterTheBase() {

@@ -6,7 +6,7 @@ import XCTest
 @testable import PulldownFeed
 
 /// After a reset, nothing kept in memory answers for the old feed: the newest pages, the pages
-/// that can never change, and `/` all show the new one.
+/// whose places never change, and `/` all show the new one.
 final class ResetCachingTests: XCTestCase {
     private var feed: Feed!
     private var api: API!
@@ -16,7 +16,7 @@ final class ResetCachingTests: XCTestCase {
         XCTAssertEqual(try feed.seedIfEmpty(count: 30), 30)
         let tokens = try SessionTokens(store: SQLiteStore(path: ":memory:"))
         api = API(feed: feed, sessions: SessionResolver(tokens: tokens), pageSize: 10,
-                  immutablePages: ImmutablePageCache(bytes: 1 << 20))
+                  pages: ValidatedPageCache(bytes: 1 << 20))
     }
 
     /// The ids `target` lists (nil: not a page), the feed it names, its status and `Cache-Control`.
@@ -35,7 +35,7 @@ final class ResetCachingTests: XCTestCase {
         let old = try XCTUnwrap(newest.feed)
         let deep = try page("/api/items?limit=3&before=11&feed=\(old)")
         XCTAssertEqual(deep.ids, [10, 9, 8])
-        XCTAssertEqual(deep.cacheControl, PageCaching.immutable, "kept ready in memory from now on")
+        XCTAssertEqual(deep.cacheControl, PageCaching.revalidate, "kept ready in memory from now on, and revalidated")
         XCTAssertEqual(try page("/api/items?limit=3&before=11&feed=\(old)").ids, [10, 9, 8])
 
         XCTAssertEqual(try feed.resetToDemo(count: 15), 45)

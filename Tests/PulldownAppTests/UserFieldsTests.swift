@@ -75,6 +75,6 @@ final class UserFieldsTests: XCTestCase {
         let item = Item(id: 7, title: "T", body: "", author: "A", createdAt: Date(timeIntervalSince1970: 0),
                         userFields: #"{"likes":3}"#)
         XCTAssertEqual(String(decoding: ResponseJSON.item(item, base: "http://x"), as: UTF8.self),
-                       #"{"id":7,"title":"T","body":"","author":"A","createdAt":"1970-01-01T00:00:00Z","likes":3}"#)
+                       #"{"id":7,"title":"T","body":"","author":"A","createdAt":"1970-01-01T00:00:00Z","version":1,"editedAt":null,"likes":3}"#)
     }
 }

@@ -76,7 +76,7 @@ final class PostgresSuiteCompletenessTests: XCTestCase {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         let overrides = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         let storeless: Set = ["testSessionIDHexIs32LowercaseCharactersAndRoundTrips", "testSplitMix64MatchesTheReferenceSequence"]
-        for suite in ["Paging", "Refresh", "Seeding", "Session", "SessionToken", "Import", "Reset", "DemoSequence"] {
+        for suite in ["Paging", "Refresh", "Seeding", "Session", "SessionToken", "Import", "Reset", "DemoSequence", "Change"] {
             let source = try String(contentsOf: folder.appendingPathComponent("\(suite)Tests.swift"), encoding: .utf8)
             for line in source.split(separator: "\n") where line.contains("    func test") {
                 let name = line.split(separator: "func ")[1].prefix(while: { $0 != "(" })
@@ -117,4 +117,22 @@ final class PostgresDemoSequenceTests: DemoSequenceTests {
     override func testAnotherSeedAddsOtherItems() throws { try super.testAnotherSeedAddsOtherItems() }
     override func testAResetStartsTheSequenceOverAndARestartGoesOn() throws { try super.testAResetStartsTheSequenceOverAndARestartGoesOn() }
     override func testDemoItemsComeNewestFirstAtOneTimeAndReachObservers() throws { try super.testDemoItemsComeNewestFirstAtOneTimeAndReachObservers() }
+}
+
+final class PostgresChangeTests: ChangeTests {
+    override var backend: any StoreBackend { PostgresBackend() }
+    override func setUpWithError() throws { try PostgresBackend.skipUnlessConfigured() }
+
+    override func testAnEditIsANewVersionNumberedFromTheSequenceTheIDsComeFrom() throws { try super.testAnEditIsANewVersionNumberedFromTheSequenceTheIDsComeFrom() }
+    override func testAnEditThatChangesNothingIsNoNewVersion() throws { try super.testAnEditThatChangesNothingIsNoNewVersion() }
+    override func testEditsAreCheckedAsPostsAreAndARefusalWritesNothing() throws { try super.testEditsAreCheckedAsPostsAreAndARefusalWritesNothing() }
+    override func testAMissingOrDeletedItemCannotBeChanged() throws { try super.testAMissingOrDeletedItemCannotBeChanged() }
+    override func testADeletedItemKeepsItsPlaceSoPagesMayBeShortButNeverMove() throws { try super.testADeletedItemKeepsItsPlaceSoPagesMayBeShortButNeverMove() }
+    override func testTheLogListsEachItemsLatestChangeOldestFirst() throws { try super.testTheLogListsEachItemsLatestChangeOldestFirst() }
+    override func testASinceOlderThanTheLogKeepsIsExpired() throws { try super.testASinceOlderThanTheLogKeepsIsExpired() }
+    override func testAResetForgetsTheLogAndExpiresEverySinceBeforeIt() throws { try super.testAResetForgetsTheLogAndExpiresEverySinceBeforeIt() }
+    override func testARefreshBringsTheChangesSinceTheSessionsLastOne() throws { try super.testARefreshBringsTheChangesSinceTheSessionsLastOne() }
+    override func testARefreshFurtherBehindThanItCanBringStartsOverFromTheNewestPage() throws { try super.testARefreshFurtherBehindThanItCanBringStartsOverFromTheNewestPage() }
+    override func testChangeObserversHearBeforeTheSequenceMoves() throws { try super.testChangeObserversHearBeforeTheSequenceMoves() }
+    override func testConcurrentEditsOfOneItemAreEachANewVersion() throws { try super.testConcurrentEditsOfOneItemAreEachANewVersion() }
 }

@@ -53,9 +53,13 @@ final class PostgresNewestCheckTests: XCTestCase {
         }
 
         func itemCount() throws -> Int64 { try base.itemCount() }
-        func items(before cursor: Int64, limit: Int) throws -> [Item] { try base.items(before: cursor, limit: limit) }
+        func places(before cursor: Int64, limit: Int) throws -> [ItemPlace] { try base.places(before: cursor, limit: limit) }
         func newestItems(after cursor: Int64, limit: Int) throws -> [Item] { try base.newestItems(after: cursor, limit: limit) }
-        func oldestItems(after cursor: Int64, limit: Int) throws -> [Item] { try base.oldestItems(after: cursor, limit: limit) }
+        func oldestPlaces(after cursor: Int64, limit: Int) throws -> [ItemPlace] { try base.oldestPlaces(after: cursor, limit: limit) }
+        func place(_ id: Int64) throws -> ItemPlace? { try base.place(id) }
+        func sequence() throws -> Int64 { try base.sequence() }
+        func changes(since: Int64, limit: Int) throws -> [Change] { try base.changes(since: since, limit: limit) }
+        func changedItemIDs(since: Int64) throws -> (ids: [Int64], through: Int64?) { try base.changedItemIDs(since: since) }
         func session(_ id: SessionID) throws -> SessionRecord? { try base.session(id) }
         func metaDouble(_ key: String) throws -> Double? { try base.metaDouble(key) }
         func metaBytes(_ key: String) throws -> [UInt8]? { try base.metaBytes(key) }

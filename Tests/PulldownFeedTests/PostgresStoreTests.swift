@@ -171,6 +171,45 @@ final class PostgresStoreTests: XCTestCase {
         XCTAssertEqual(try a.session(session)?.lastSeenID, item.id)
     }
 
+    func testAChangeOnOneInstanceReachesTheOtherWithTheItemsItTouched() throws {
+        let open = try PostgresBackend().makeLocation(self)
+        let a = makeFeed(store: try open(), newItemsEvery: 0)
+        let b = makeFeed(store: try open(), newItemsEvery: 0)
+        try a.seedIfEmpty(count: 5)
+        waitFor("b hears about the seed") { (try? b.newestID()) == 5 }
+        XCTAssertEqual(try b.sequence(), 5)
+        let heard = Mutex<[ChangeNotice]>([])
+        b.observeChanges { notice in heard.withLock { $0.append(notice) } }
+
+        let edit = try a.edit(2, to: NewItem(title: "Edited on A", body: ""))
+        // The shared check sees the new number and reads the log before anyone is answered.
+        _ = b.revisionAfterCheck()
+        XCTAssertEqual(try b.sequence(), edit.sequence)
+        XCTAssertEqual(heard.withLock { $0 }, [ChangeNotice(ids: [2], through: edit.sequence)])
+        let deletion = try a.delete(4)
+        waitFor("b hears about the deletion") { heard.withLock { $0.count } == 2 }
+        XCTAssertEqual(heard.withLock { $0.last }, ChangeNotice(ids: [4], through: deletion.sequence))
+        XCTAssertEqual(try b.changes(since: 5, limit: 10).changes, [edit, deletion])
+        // Edits on both instances are serialized: none overwrites another's version.
+        DispatchQueue.concurrentPerform(iterations: 20) { index in
+            _ = try? (index % 2 == 0 ? a : b).edit(3, to: NewItem(title: "Edit \(index)", body: ""))
+        }
+        XCTAssertEqual(try b.item(3)?.version, 21)
+    }
+
+    func testTwoInstancesMakeTheDemosChangesAtTheRateTogetherNotEach() throws {
+        let open = try PostgresBackend().makeLocation(self)
+        let clock = ManualClock(testNow)
+        let a = makeFeed(store: try open(), clock: clock, newItemsEvery: 0)
+        let b = makeFeed(store: try open(), clock: clock, newItemsEvery: 0)
+        XCTAssertTrue(try a.dueChurn(editsPerMinute: 600, deletesPerMinute: 60) == (0, 0), "counting starts")
+        clock.advance(by: 1)
+        XCTAssertTrue(try b.dueChurn(editsPerMinute: 600, deletesPerMinute: 60) == (10, 1))
+        XCTAssertTrue(try a.dueChurn(editsPerMinute: 600, deletesPerMinute: 60) == (0, 0), "b made this second's")
+        clock.advance(by: 0.5)
+        XCTAssertTrue(try a.dueChurn(editsPerMinute: 600, deletesPerMinute: 60) == (5, 0))
+    }
+
     func testAResetOnOneInstanceReachesTheOtherAsAReset() throws {
         let open = try PostgresBackend().makeLocation(self)
         let a = makeFeed(store: try open(), newItemsEvery: 0)

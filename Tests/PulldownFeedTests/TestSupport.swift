@@ -21,12 +21,14 @@ func makeTemporaryFolder(_ test: XCTestCase) throws -> URL {
 
 func makeFeed(
     store: any FeedStore, clock: ManualClock = ManualClock(testNow),
-    newItemsEvery: TimeInterval = 5, sessionTTL: TimeInterval = 30 * 86400, demoSeed: UInt64 = 0
+    newItemsEvery: TimeInterval = 5, sessionTTL: TimeInterval = 30 * 86400, demoSeed: UInt64 = 0,
+    changesKept: Int = 10_000
 ) -> Feed {
     var configuration = FeedConfiguration()
     configuration.newItemsEvery = newItemsEvery
     configuration.sessionTTL = sessionTTL
     configuration.demoSeed = demoSeed
+    configuration.changesKept = changesKept
     return Feed(store: store, clock: clock, configuration: configuration)
 }
 
@@ -49,10 +51,10 @@ extension Feed {
     }
 
     /// A refresh through the group-committing batcher, as the API makes it, waited for.
-    func refresh(session id: SessionID, after: Int64?, limit: Int) throws -> RefreshResult {
+    func refresh(session id: SessionID, after: Int64?, changes: Int64? = nil, limit: Int) throws -> RefreshResult {
         let answer = Mutex<Result<RefreshResult, any Error>?>(nil)
         let answered = DispatchSemaphore(value: 0)
-        refresh(session: id, after: after, limit: limit) { result in
+        refresh(session: id, after: after, changes: changes, limit: limit) { result in
             answer.withLock { $0 = result }
             answered.signal()
         }
@@ -127,9 +129,9 @@ class FeedStoreTestCase: XCTestCase {
 
     func makeFeed(
         clock: ManualClock = ManualClock(testNow), newItemsEvery: TimeInterval = 5,
-        sessionTTL: TimeInterval = 30 * 86400, demoSeed: UInt64 = 0
+        sessionTTL: TimeInterval = 30 * 86400, demoSeed: UInt64 = 0, changesKept: Int = 10_000
     ) throws -> Feed {
         PulldownFeedTests.makeFeed(store: try makeStore(), clock: clock, newItemsEvery: newItemsEvery,
-                                   sessionTTL: sessionTTL, demoSeed: demoSeed)
+                                   sessionTTL: sessionTTL, demoSeed: demoSeed, changesKept: changesKept)
     }
 }

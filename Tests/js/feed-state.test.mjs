@@ -94,7 +94,7 @@ test('text far from the window is dropped and asked for again by cursor, both wa
   const up = s.need();
   assert.deepEqual(up, { after: window(s).at(-1) - 1, limit: 50 }, 'missing at the top: fetched upwards');
   assert.equal(s.need(), null, 'one at a time');
-  s.filled(items(500, 451));
+  s.filled(up, { items: items(500, 451), hasMore: true, next: 451 });
   assert.equal(s.need(), null);
   assert.deepEqual(window(s).filter(id => !s.item(id)), []);
   s.view(s.offsetOf(455), 500); // the window's top has text, its bottom not
@@ -249,4 +249,83 @@ test('the feed\'s name is kept across Back and reload, so a page of a feed since
   r.view(r.offsetOf(50), 500);
   assert.equal(r.need().feed, 'f1');
   assert.equal(r.belongs('f2'), false);
+});
+
+test('a page whose items were all deleted says where to go on, and the next page goes from there', () => {
+  const s = feed();
+  s.nextPage();
+  s.add(items(30, 21), true, 21);
+  assert.deepEqual(s.nextPage(), { before: 21 });
+  s.add([], true, 11); // places 20..11: every item on them deleted
+  assert.deepEqual(s.nextPage(), { before: 11 }, 'not 21 again');
+  s.add(items(10, 1), false, null);
+  assert.deepEqual(ids(s), [...items(30, 21), ...items(10, 1)].map(it => it.id));
+  assert.equal(s.nextPage(), null);
+});
+
+test('an edit replaces the text kept, a deletion takes the item out and every px after it up', () => {
+  const s = loaded(60);
+  s.view(0, 1000);
+  const height = s.height, shown = window(s);
+  assert.equal(s.updated({ id: 58, day: 5, title: 'edited' }), true);
+  assert.equal(s.item(58).title, 'edited');
+  assert.equal(s.updated({ id: 999, day: 5 }), false, 'not in this feed');
+  assert.equal(s.deleted(58), true);
+  assert.equal(s.index(58), -1);
+  assert.equal(s.count, 59);
+  assert.equal(s.height, height - 100, 'its px: the day header stays, with the next item of its day');
+  assert.deepEqual(window(s), shown.filter(id => id !== 58), 'the window keeps its items');
+  assert.equal(s.deleted(58), false, 'once');
+  // The last item of a day takes its header with it.
+  const t = feed();
+  t.nextPage();
+  t.add([{ id: 3, day: 2 }, { id: 2, day: 1 }, { id: 1, day: 0 }], false);
+  const before = t.height;
+  t.deleted(2);
+  assert.equal(t.height, before - 100 - 30);
+});
+
+test('a deletion above the window moves the window up by exactly its px, so what is read stays put', () => {
+  const s = loaded(200);
+  s.view(6000, 800);
+  const [top] = s.spacers(), first = window(s)[0], firstIndex = s.index(first);
+  const above = s.at(firstIndex - 5), height = s.height;
+  s.deleted(above);
+  assert.equal(s.height, height - 100);
+  assert.equal(s.spacers()[0], top - 100, 'the spacer above shrinks by the deleted item');
+  assert.equal(window(s)[0], first, 'the same items in the window');
+});
+
+test('text asked for again that lacks an item the feed holds means it was deleted meanwhile', () => {
+  const s = loaded(500);
+  s.view(40_000, 500);
+  s.view(0, 500);
+  const q = s.need();
+  assert.deepEqual(q, { after: window(s).at(-1) - 1, limit: 50 });
+  const answer = items(q.after + 50, q.after + 1).filter(it => it.id !== q.after + 3);
+  s.filled(q, { items: answer, hasMore: true, next: q.after + 50, changes: 520 });
+  assert.equal(s.index(q.after + 3), -1, 'gone from the feed');
+  assert.equal(s.need(), null, 'and never asked for again');
+  assert.equal(s.changes, 0, 'text fetched again says nothing of the items loaded before it');
+  const failed = loaded(100);
+  failed.view(0, 500);
+  failed.filled({ after: 5, limit: 50 }, null);
+  assert.equal(failed.count, 100, 'a failed fetch deletes nothing');
+});
+
+test('a refresh applies the changes it brings and remembers where the sequence is', () => {
+  const s = loaded(30);
+  s.saw(30);
+  s.view(0, 1000);
+  assert.equal(s.beginRefresh(), 30);
+  const added = s.refreshed({ items: items(32, 31), gap: false, changes: 35,
+    changed: [{ type: 'updated', item: { id: 29, day: 2, title: 'edited' } }, { type: 'deleted', id: 28 }] });
+  assert.equal(added, 2);
+  assert.equal(s.changes, 35);
+  assert.equal(s.item(29).title, 'edited');
+  assert.equal(s.index(28), -1);
+  assert.deepEqual(ids(s).slice(0, 5), [32, 31, 30, 29, 27]);
+  const saved = JSON.parse(JSON.stringify(s.save(null))), r = feed();
+  r.restore(saved);
+  assert.equal(r.changes, 35, 'kept across Back and reload');
 });

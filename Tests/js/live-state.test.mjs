@@ -99,3 +99,15 @@ test('a refused stream is retried after 5 s, doubling to a minute, with up to ha
   assert.equal(retryDelay(0, () => 1), 7_500);
   assert.equal(retryDelay(30, () => 1), 90_000);
 });
+
+test('edits and deletions move where a stream goes on from, and a deleted item waiting leaves the pill', () => {
+  const s = live(50);
+  s.shown(50, 57);
+  assert.equal(s.opening(), 57, 'from the sequence the feed reflects, past its newest id');
+  assert.deepEqual(s.arrived(event([58]), 58), pill(1));
+  assert.deepEqual(s.changed(59), pill(1));
+  assert.equal(s.opening(), 59);
+  assert.deepEqual(s.changed(60, 58), pill(0), 'the new item was deleted before it was shown');
+  assert.deepEqual(s.changed(61, 12), pill(0));
+  assert.equal(s.opening(), 61);
+});

@@ -1,9 +1,13 @@
-"""Every answer says how it may be kept: pages and items that can never change, asked for in
-the feed they belong to, are immutable; everything that can change, or that names no feed, is
-revalidated; and what answers one request alone (a new item's 201, every error) is never stored.
-An immutable URL is never answered differently, by any store."""
+"""Every answer says how it may be kept. Items are edited and deleted at any time, so no page and
+no item is immutable: they are revalidated (`no-cache`, a strong ETag), and those whose places
+can never change, asked for in the feed they belong to, are kept in memory until a change touches
+them; what can never change again (a deleted item's 410 in its feed, a picture) is immutable; and
+what answers one request alone (a new item's 201, every error) is never stored. An immutable URL
+is never answered differently, by any store, nor after any number of edits and deletions."""
 import json
+import random
 import re
+import threading
 import urllib.parse
 
 import pytest
@@ -30,25 +34,17 @@ def feed_of(server):
     return call(server, "GET", "/api/items?limit=1").json()["feed"]
 
 
-def test_pages_that_can_never_change_are_immutable_and_the_rest_revalidate(start_server):
+def test_every_page_revalidates_and_the_same_page_without_its_feed_is_answered_alike(start_server):
     server = start_server(seed="30")
     feed = feed_of(server)
-    cases = [
-        ("/api/items?limit=5", "no-cache"),                      # the newest page changes with every insert
-        ("/api/items?limit=5&before=20", IMMUTABLE),             # items 15..19 are committed for good
-        ("/api/items?limit=5&before=31", IMMUTABLE),             # below newest + 1: all committed
-        ("/api/items?limit=5&before=40", "no-cache"),            # 31.. may still come
-        ("/api/items?limit=5&after=10", IMMUTABLE),              # full, and newer items exist
-        ("/api/items?limit=5&after=27", "no-cache"),             # not full yet
-        ("/api/items?limit=5&after=25", "no-cache"),             # full, but hasMore can still turn true
-    ]
-    for path, expected in cases:
+    for path in ["/api/items?limit=5", "/api/items?limit=5&before=20", "/api/items?limit=5&before=31",
+                 "/api/items?limit=5&before=40", "/api/items?limit=5&after=10", "/api/items?limit=5&after=27"]:
         reply = call(server, "GET", f"{path}&feed={feed}")
         assert reply.status == 200, (path, reply)
-        assert reply.header("Cache-Control") == expected, path
+        assert reply.header("Cache-Control") == "no-cache", path
         assert reply.header("ETag"), path
         assert reply.json()["feed"] == feed
-        # The same page without its feed: answered alike, never promised (ids start again in another store).
+        # The same page without its feed: answered alike, never kept (ids start again in another store).
         unnamed = call(server, "GET", path)
         assert unnamed.status == 200 and unnamed.body == reply.body, path
         assert unnamed.header("Cache-Control") == "no-cache", path
@@ -67,28 +63,31 @@ def test_every_link_and_location_names_the_feed(start_server):
     assert f'"feed":"{feed}"' in call(server, "GET", "/").body.decode()
 
 
-def test_an_immutable_page_served_again_is_the_same_and_honours_if_none_match(start_server):
+def test_a_kept_page_is_served_again_as_it_was_until_a_change_touches_it(start_server):
     server = start_server(seed="30")
     path = f"/api/items?limit=5&before=20&feed={feed_of(server)}"
     first = call(server, "GET", path)
-    assert first.header("Cache-Control") == IMMUTABLE
     again = call(server, "GET", path)   # from memory this time
     assert again.body == first.body
     assert again.header("ETag") == first.header("ETag")
     assert again.header("Link") == first.header("Link")
     assert call(server, "POST", "/api/items", json={"title": "new"}).status == 201
-    assert call(server, "GET", path).body == first.body, "an insert changes nothing below"
+    assert call(server, "PATCH", "/api/items/25", json={"title": "Elsewhere"}).status == 200
+    assert call(server, "GET", path).body == first.body, "an insert, or a change above it, changes nothing here"
     unchanged = call(server, "GET", path, headers={"If-None-Match": first.header("ETag")})
     assert unchanged.status == 304
     assert unchanged.body == b""
+    assert call(server, "PATCH", "/api/items/17", json={"title": "On the page"}).status == 200
+    edited = call(server, "GET", path, headers={"If-None-Match": first.header("ETag")})
+    assert edited.status == 200 and edited.json()["items"][2]["title"] == "On the page"
 
 
-def test_an_item_is_immutable_in_its_feed_and_a_missing_one_is_not(start_server):
+def test_an_item_revalidates_a_missing_one_may_come_and_a_deleted_one_is_gone_for_good(start_server):
     server = start_server(seed="3")
     feed = feed_of(server)
     item = call(server, "GET", f"/api/items/2?feed={feed}")
     assert item.status == 200
-    assert item.header("Cache-Control") == IMMUTABLE
+    assert item.header("Cache-Control") == "no-cache"
     assert call(server, "GET", f"/api/items/2?feed={feed}", headers={"If-None-Match": item.header("ETag")}).status == 304
     unnamed = call(server, "GET", "/api/items/2")
     assert unnamed.body == item.body and unnamed.header("Cache-Control") == "no-cache"
@@ -96,6 +95,10 @@ def test_an_item_is_immutable_in_its_feed_and_a_missing_one_is_not(start_server)
         missing = call(server, "GET", path)
         assert missing.status == 404
         assert missing.header("Cache-Control") == "no-cache", "item 4 may exist later"
+    assert call(server, "DELETE", "/api/items/2").status == 204
+    gone = call(server, "GET", f"/api/items/2?feed={feed}", headers={"If-None-Match": item.header("ETag")})
+    assert gone.status == 410 and gone.header("Cache-Control") == IMMUTABLE
+    assert call(server, "GET", "/api/items/2").header("Cache-Control") == "no-cache", "another store may have item 2"
 
 
 @pytest.mark.parametrize("path", ["/api/items?limit=5&before=3&feed=0123456789abcdef", "/api/items?feed=0123456789abcdef",
@@ -133,14 +136,15 @@ def write_data(folder, name, titles, colour):
     return path
 
 
-def immutable_urls(server):
+def immutable_urls(server, deleted=()):
     """Every URL the server answers `immutable`, with its body: page walks both ways (from the
-    links it hands out), every item in its feed, and every picture the items name."""
+    links it hands out), every item in its feed (the `deleted` ones too), and every picture the
+    items name."""
     found = {}
 
     def visit(path):
         reply = call(server, "GET", path)
-        assert reply.status == 200, (path, reply)
+        assert reply.status in (200, 410), (path, reply)
         if reply.header("Cache-Control") == IMMUTABLE:
             found[path] = reply.body
         return reply
@@ -155,8 +159,9 @@ def immutable_urls(server):
     path = f"/api/items?limit=4&after=0&feed={feed}"
     while path:
         path = next_link(visit(path))
+    for item_id in [item["id"] for item in items] + list(deleted):
+        visit(f"/api/items/{item_id}?feed={feed}")
     for item in items:
-        visit(f"/api/items/{item['id']}?feed={feed}")
         for url in [item.get("avatar"), (item.get("image") or {}).get("url")]:
             if url:
                 visit(target(url))
@@ -177,15 +182,50 @@ def test_no_url_answered_immutable_by_one_store_answers_otherwise_from_another(t
                 args = []
             servers.append(start_in(tmp_path, *args, db=":memory:", seed=12 if kind == "demo" else 0))
         first, second = servers
-        kept = immutable_urls(first)
-        assert any("before=" in url for url in kept) and any("after=" in url for url in kept)
-        assert any(url.startswith("/api/items/") for url in kept) and any(url.startswith("/media/") for url in kept)
+        assert call(first, "DELETE", "/api/items/5").status == 204
+        kept = immutable_urls(first, deleted=[5])
+        assert not any(url.startswith("/api/items?") for url in kept), "no page is ever immutable"
+        assert [url for url in kept if url.startswith("/api/items/")] == [f"/api/items/5?feed={feed_of(first)}"]
+        assert any(url.startswith("/media/") for url in kept)
         for url, body in kept.items():
             reply = call(second, "GET", url)
             assert not (200 <= reply.status < 300 and reply.body != body), (url, reply)
     finally:
         for server in servers:
             server.stop()
+
+
+def test_every_answer_marked_immutable_while_items_change_is_the_same_afterwards(start_server):
+    server = start_server(seed="60")
+    stop = threading.Event()
+    changed = []
+
+    def churn():
+        # Edits and deletions in a fixed order, as fast as they are answered, until the walks end.
+        chooser = random.Random(35)
+        while not stop.is_set():
+            item_id = chooser.randint(1, 60)
+            if chooser.random() < 0.3:
+                status = call(server, "DELETE", f"/api/items/{item_id}").status
+            else:
+                status = call(server, "PATCH", f"/api/items/{item_id}", json={"title": f"Edit {len(changed)}",
+                                                                               "image": None}).status
+            assert status in (200, 204, 410), status
+            changed.append(item_id)
+
+    worker = threading.Thread(target=churn)
+    worker.start()
+    try:
+        kept = {}
+        for _ in range(3):
+            kept.update(immutable_urls(server, deleted=range(1, 61)))
+    finally:
+        stop.set()
+        worker.join()
+    assert len(changed) > 20, "the walks ran while items changed"
+    assert any(url.startswith("/api/items/") for url in kept), "deleted items' answers were seen"
+    for url, body in kept.items():
+        assert call(server, "GET", url).body == body, url
 
 
 def test_a_reset_renews_the_feed_and_a_restart_keeps_it(start_server, tmp_path):
@@ -195,7 +235,7 @@ def test_a_reset_renews_the_feed_and_a_restart_keeps_it(start_server, tmp_path):
     feed = feed_of(server)
     page = f"/api/items?limit=4&before=9&feed={feed}"
     kept = call(server, "GET", page)
-    assert kept.header("Cache-Control") == IMMUTABLE
+    assert kept.status == 200
     server.stop()
     server = start_server("--data", str(data), db=str(db))
     assert feed_of(server) == feed, "the same store is the same feed"

@@ -24,12 +24,14 @@ def knobs(server):
 
 def test_get_answers_the_start_up_knobs(start_server):
     server = start_server("--delay-ms", "20", "--jitter-ms", "5", "--fail-rate", "0.25", new_items_every="2.5")
-    assert knobs(server) == {"delayMs": 20, "jitterMs": 5, "failRate": 0.25, "newItemsEvery": 2.5}
+    assert knobs(server) == {"delayMs": 20, "jitterMs": 5, "failRate": 0.25, "newItemsEvery": 2.5, "editsPerMinute": 0,
+                             "deletesPerMinute": 0}
 
 
 def test_the_environment_gives_start_up_knobs_too(start_server):
-    server = start_server(env={"PULLDOWN_DELAY_MS": "30", "PULLDOWN_FAIL_RATE": "0.5"})
-    assert knobs(server) == {"delayMs": 30, "jitterMs": 0, "failRate": 0.5, "newItemsEvery": 0}
+    server = start_server(env={"PULLDOWN_DELAY_MS": "30", "PULLDOWN_FAIL_RATE": "0.5", "PULLDOWN_EDITS_PER_MINUTE": "12"})
+    assert knobs(server) == {"delayMs": 30, "jitterMs": 0, "failRate": 0.5, "newItemsEvery": 0, "editsPerMinute": 12,
+                             "deletesPerMinute": 0}
 
 
 def test_patch_changes_the_fields_given_and_answers_the_new_state(server):
@@ -128,22 +130,13 @@ def test_the_per_request_knobs_do_not_apply_to_the_demo_api(server):
     assert get(server, "/api/demo?_fail=503").status == 200
 
 
-def next_named(stream, name):
-    """The next event called `name`, skipping `retry`, comments and other events."""
-    while True:
-        event = stream.next_event()
-        assert event is not None, f"the stream ended before a {name} event"
-        if event.fields.get("event") == name:
-            return event
-
-
 def test_every_change_is_pushed_as_a_demo_event_with_the_new_state_and_no_id(server):
     streams = [Stream(server), Stream(server)]
     try:
         first = patch(server, {"delayMs": 10}).json()
         second = patch(server, {"failRate": 0.5, "delayMs": None}).json()
         for stream in streams:
-            pushed = [next_named(stream, "demo"), next_named(stream, "demo")]
+            pushed = [stream.next_named("demo"), stream.next_named("demo")]
             assert [event.data for event in pushed] == [first, second]
             assert all(event.id is None for event in pushed), "a knob change is no position in the feed"
     finally:

@@ -77,7 +77,7 @@ def test_after_near_the_top_has_no_more_and_no_link(server):
     reply = get(server, "/api/items?after=47&limit=5")
     assert ids(reply.json()["items"]) == [50, 49, 48]
     page = get(server, "/api/items?after=50").json()
-    assert page == {"items": [], "limit": 10, "hasMore": False, "feed": page["feed"]}
+    assert page == {"items": [], "limit": 10, "hasMore": False, "next": None, "feed": page["feed"], "changes": 50}
 
 
 def test_after_with_more_links_to_the_next_newer_batch(server):
@@ -158,7 +158,7 @@ def test_an_unknown_api_path_is_a_404_problem(server, path):
     ("PUT", "/api/items", "GET, HEAD, POST"),
     ("GET", "/api/refresh", "POST"),
     ("POST", "/api/session", "GET, HEAD"),
-    ("PATCH", "/api/items/1", "GET, HEAD"),
+    ("PUT", "/api/items/1", "DELETE, GET, HEAD, PATCH"),
     ("POST", "/api/openapi.json", "GET, HEAD"),
     ("POST", "/healthz", "GET, HEAD"),
 ])
@@ -219,5 +219,5 @@ def test_a_new_item_changes_the_etag(server):
 def test_an_empty_feed_has_an_empty_page(start_server):
     server = start_server(seed="0")
     reply = get(server, "/api/items")
-    assert reply.json() == {"items": [], "limit": 10, "hasMore": False, "feed": reply.json()["feed"]}
+    assert reply.json() == {"items": [], "limit": 10, "hasMore": False, "next": None, "feed": reply.json()["feed"], "changes": 0}
     assert reply.header("Link") is None

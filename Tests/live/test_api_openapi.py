@@ -92,9 +92,9 @@ def test_the_document_is_valid_openapi_3_1(document):
 
 
 def test_the_document_lists_every_endpoint(document):
-    assert set(document["paths"]) == {"/api/items", "/api/items/{id}", "/api/events", "/api/refresh",
+    assert set(document["paths"]) == {"/api/items", "/api/items/{id}", "/api/changes", "/api/events", "/api/refresh",
                                       "/api/session", "/api/openapi.json", "/healthz", "/api/demo",
-                                      "/api/demo/faults", "/api/demo/items", "/api/demo/reset", "/api/doctor",
+                                      "/api/demo/faults", "/api/demo/items", "/api/demo/churn", "/api/demo/reset", "/api/doctor",
                                       "/api/doctor/{client}", "/api/doctor/events", "/trust",
                                       "/trust/pulldown-ca.pem", "/trust/pulldown-ca.crt", "/trust/pulldown-ca.mobileconfig",
                                       "/trust/open", "/media/demo/{name}", "/api/demo/clients",
@@ -266,12 +266,13 @@ def test_demo_items_match_the_document(server, contract):
 
 
 # A valid body for each operation that reads one, to which one field at a time is set to null.
-VALID_BODIES = {("/api/items", "post"): {"title": "Null check"}, ("/api/refresh", "post"): {},
+VALID_BODIES = {("/api/items", "post"): {"title": "Null check"}, ("/api/items/{id}", "patch"): {"title": "Null check"},
+                ("/api/refresh", "post"): {},
                 ("/api/demo", "patch"): {}, ("/api/demo/faults", "post"): {"on": "page"},
-                ("/api/demo/items", "post"): {}, ("/api/demo/reset", "post"): {},
+                ("/api/demo/items", "post"): {}, ("/api/demo/churn", "post"): {}, ("/api/demo/reset", "post"): {},
                 ("/api/demo/profile", "put"): {}, ("/api/demo/clients/{client}/profile", "put"): {}}
 # Path parameters for those, where the body is read before the path's value is looked up.
-PATH_VALUES = {"{client}": "0" * 32}
+PATH_VALUES = {"{client}": "0" * 32, "{id}": "1"}
 
 
 def allows_null(contract, pointer):

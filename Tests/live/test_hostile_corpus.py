@@ -114,7 +114,7 @@ case("relative-target", request("GET", "api/items"), FOUR_OR_CLOSE)
 
 # ---------------------------------------------------------------- methods
 for method, target in [("TRACE", "/"), ("TRACE", "/api/items"), ("TRACK", "/"), ("DELETE", "/api/items"),
-                       ("PUT", "/api/items"), ("PATCH", "/api/refresh"), ("DELETE", "/api/items/1"),
+                       ("PUT", "/api/items"), ("PATCH", "/api/refresh"), ("PUT", "/api/items/1"),
                        ("PUT", "/index.html"), ("FOO", "/api/items"), ("get", "/api/items"),
                        ("PROPFIND", "/"), ("GET\x7f", "/"), ("G@T", "/healthz"), ("M" * 2000, "/")]:
     case(f"method-{method[:12]}-{target}", request(method, target), FOUR_OR_CLOSE)

@@ -177,3 +177,58 @@ def test_the_access_log_counts_the_bytes_a_stream_sent(start_server):
     received = len("retry: 1000\n\n") + len(f"event: items\nid: {item}\ndata: ") + len(event.fields["data"].encode())
     assert retry.fields == {"retry": "1000"}
     assert int(lines[0]["bytes"]) >= received, (lines[0], received)
+
+
+FEED_EVENTS = ("items", "updated", "deleted")
+
+
+def test_edits_and_deletions_are_events_numbered_in_the_one_sequence_beside_inserts(start_server):
+    server = start_server(seed="5")
+    stream = Stream(server)
+    try:
+        edited = call(server, "PATCH", "/api/items/3", json={"title": "Edited live"}).json()
+        assert call(server, "DELETE", "/api/items/2").status == 204
+        item = post(server, "Pushed after them")
+        updated, deleted, items = (stream.next_named(*FEED_EVENTS) for _ in range(3))
+        assert (updated.name, updated.id, updated.data) == ("updated", "6", edited)
+        assert (deleted.name, deleted.id, deleted.data) == ("deleted", "7", {"id": 2})
+        assert (items.name, items.id, [i["id"] for i in items.data["items"]]) == ("items", "8", [item])
+    finally:
+        stream.close()
+
+
+def test_a_reconnect_from_any_kind_of_event_gets_exactly_what_it_missed_in_order(start_server):
+    server = start_server(seed="5")
+    stream = Stream(server)
+    call(server, "PATCH", "/api/items/4", json={"title": "Seen"})
+    seen = stream.next_named(*FEED_EVENTS)
+    stream.close()   # the connection drops after the update
+    call(server, "DELETE", "/api/items/1")
+    missed = post(server, "While away")
+    call(server, "PATCH", "/api/items/4", json={"title": "Seen, then edited again"})
+    again = Stream(server, last_event_id=seen.id)
+    try:
+        events = [again.next_named(*FEED_EVENTS) for _ in range(3)]
+        assert [(event.name, event.id) for event in events] == [("deleted", "7"), ("items", "8"), ("updated", "9")]
+        assert [i["id"] for i in events[1].data["items"]] == [missed]
+        assert events[2].data["title"] == "Seen, then edited again" and events[2].data["version"] == 3
+        # Nothing twice: the next thing is news.
+        assert call(server, "DELETE", "/api/items/5").status == 204
+        following = again.next_named(*FEED_EVENTS, "expired")
+        assert (following.name, following.id, following.data) == ("deleted", "10", {"id": 5})
+    finally:
+        again.close()
+
+
+def test_a_last_event_id_older_than_the_changes_kept_is_one_event_that_says_so(start_server):
+    server = start_server("--changes-kept", "1", seed="5")
+    for item_id in (1, 2, 3):
+        assert call(server, "PATCH", f"/api/items/{item_id}", json={"title": f"Edit {item_id}"}).status == 200
+    stream = Stream(server, last_event_id="5")
+    try:
+        expired = stream.next_named(*FEED_EVENTS, "expired")
+        assert (expired.name, expired.id, expired.data) == ("expired", "8", {"changes": 8})
+        item = post(server, "After it")
+        assert [i["id"] for i in stream.next_items().data["items"]] == [item], "then what comes, from now on"
+    finally:
+        stream.close()

@@ -40,7 +40,8 @@ def test_item_text_is_escaped_and_cannot_end_the_data_block(start_server):
     body = get(server, "/").body
     assert b"<img" not in body
     assert body.count(b"</script>") == body.count(b"<script"), "every script element ends where it should"
-    assert embedded(body) == {"limit": 10, "hasMore": False, "feed": get(server, "/api/items").json()["feed"]}, \
+    assert embedded(body) == {"limit": 10, "hasMore": False, "next": None, "feed": get(server, "/api/items").json()["feed"],
+                              "changes": 1}, \
         "no item text in the data block"
     assert b"&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt; &amp; &quot;q&quot;" in body
 
@@ -81,7 +82,8 @@ def test_an_empty_feed_is_a_page_with_an_empty_feed(start_server):
     server = start_server(seed="0")
     body = get(server, "/").body
     assert article_ids(body) == []
-    assert embedded(body) == {"limit": 10, "hasMore": False, "feed": get(server, "/api/items").json()["feed"]}
+    assert embedded(body) == {"limit": 10, "hasMore": False, "next": None, "feed": get(server, "/api/items").json()["feed"],
+                              "changes": 0}
 
 
 def test_the_page_size_is_the_servers(start_server):

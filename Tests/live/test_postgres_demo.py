@@ -7,7 +7,7 @@ import pytest
 
 from pulldownkit.events import Stream
 from pulldownkit.waiting import wait_until
-from test_api_demo import knobs, next_named, patch
+from test_api_demo import knobs, patch
 from test_api_support import assert_problem
 from test_postgres import URL, database  # noqa: F401 (a fixture)
 
@@ -43,7 +43,7 @@ def test_a_patch_on_one_instance_holds_on_the_other_within_a_second_and_reaches_
         changed = reply.json()
         assert changed["failRate"] == 0.25 and changed["delayMs"] == 0
         assert reaches(b, changed) < WITHIN
-        assert next_named(stream, "demo").data == changed
+        assert stream.next_named("demo").data == changed
         # And back the other way.
         again = patch(b, {"failRate": 0}).json()
         assert reaches(a, again) < WITHIN

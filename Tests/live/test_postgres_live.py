@@ -1,5 +1,7 @@
 """Live events across two instances on one PostgreSQL database: an item posted to one reaches
 the event streams of the other (LISTEN/NOTIFY), and a reset through one starts the other over."""
+import time
+
 import pytest
 
 from pulldownkit.client import call
@@ -47,3 +49,30 @@ def test_a_reset_on_one_instance_starts_the_other_over_too(start_server, databas
     assert [item["id"] for item in call(b, "GET", "/api/items?limit=5").json()["items"]] == [7, 6, 5]
     assert call(b, "GET", "/api/items?limit=5&before=3").json()["items"] == []
     assert call(b, "GET", f"/api/items?limit=5&before=3&feed={feed}").status == 410, "the old feed's pages are gone"
+
+
+def test_an_edit_and_a_deletion_on_one_instance_reach_the_streams_of_the_other_within_a_second(start_server,
+                                                                                              database):  # noqa: F811
+    a = start_server(db=database, seed="3")
+    b = start_server(db=database, seed="3")
+    stream = Stream(b)
+    try:
+        stream.next_event()   # open
+        started = time.monotonic()
+        edited = call(a, "PATCH", "/api/items/2", json={"title": "Edited on A"}).json()
+        assert call(a, "DELETE", "/api/items/1").status == 204
+        updated = stream.next_named("updated", "deleted", "items", deadline_seconds=1)
+        deleted = stream.next_named("updated", "deleted", "items", deadline_seconds=1)
+        assert time.monotonic() - started < 1.5
+        assert (updated.name, updated.id, updated.data) == ("updated", "4", edited)
+        assert (deleted.name, deleted.id, deleted.data) == ("deleted", "5", {"id": 1})
+    finally:
+        stream.close()
+    # B's stream picks up from there on reconnect, and an item posted on B after them comes next.
+    again = Stream(b, last_event_id="5")
+    try:
+        posted = call(b, "POST", "/api/items", json={"title": "On B"}).json()["id"]
+        assert posted == 6
+        assert again.next_named("updated", "deleted", "items").id == "6"
+    finally:
+        again.close()

@@ -15,7 +15,9 @@ Left out, each for something the document cannot express:
   that is gone), so they run in a pass of their own, after the others, which leaves the knobs,
   the profiles and the feed as the server started;
 - a 410 counts as accepting valid data: a well-formed `feed=` that is not this server's current
-  feed is to feeds what a 404 is to item ids, which Schemathesis accepts for valid data already.
+  feed is to feeds what a 404 is to item ids, which Schemathesis accepts for valid data already;
+  and so does a 412: an `If-Match` the document calls valid names a version the item may no
+  longer be (or never was).
 """
 import json
 import pathlib
@@ -34,11 +36,12 @@ MAX_EXAMPLES = 40
 SCHEMATHESIS = pathlib.Path(sys.executable).with_name("st")
 CONFIG = """
 [checks.positive_data_acceptance]
-expected-statuses = ["2xx", "3xx", "401", "403", "404", "409", "410", "429", "5xx"]
+expected-statuses = ["2xx", "3xx", "401", "403", "404", "409", "410", "412", "429", "5xx"]
 """
 STEERING = ["patchDemoKnobs", "queueDemoFault", "resetFeed", "setOwnProfile", "setClientProfile"]
 # Every knob back to its start-up value and no fault pending.
-RESET_KNOBS = {"delayMs": None, "jitterMs": None, "failRate": None, "newItemsEvery": None}
+RESET_KNOBS = {"delayMs": None, "jitterMs": None, "failRate": None, "newItemsEvery": None, "editsPerMinute": None,
+               "deletesPerMinute": None}
 
 
 @pytest.fixture(scope="module")

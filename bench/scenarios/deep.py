@@ -3,7 +3,8 @@ costs at the newest end.
 
 The newest page itself is answered from memory, so it is shown for reference; the floor compares
 the deep page with `before=<newest id + 1>`, the same rows as the newest page read through the
-same query. Both name the feed, as the links the server hands out do, so both can be immutable.
+same query. Both name the feed, as the links the server hands out do, so both are kept in
+memory until a change touches them (scenario 13 measures them while items change).
 """
 from load import alternate
 from pulldownkit.client import get

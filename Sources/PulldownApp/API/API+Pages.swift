@@ -21,11 +21,12 @@ extension API {
             return responder.send(error.response)
         }
         guard query.cursor == .newest || query.feed != nil else {
-            // Names no feed: answered, never promised, so no check of the store is needed.
+            // Names no feed: answered, never kept, so no check of the store is needed.
             return responder.send(Self.answer {
+                let sequence = try feed.sequence()
                 let (page, _) = try read(query)
-                return try pageResponse(page, query: query, feed: feed.feedID(), base: baseURL.require(request),
-                                        immutable: false).conditional(for: request)
+                return try pageResponse(page, query: query, feed: feed.feedID(), sequence: sequence,
+                                        base: baseURL.require(request)).conditional(for: request)
             })
         }
         feed.withCurrentState { state in
@@ -35,27 +36,32 @@ extension API {
                 let state = try state.get()
                 if let named = query.feed, named != state.id { throw Self.feedChanged }
                 guard query.cursor == .newest else {
-                    return try namedPage(query, in: state.id, for: request, key: key).conditional(for: request)
+                    return try namedPage(query, in: state, for: request, key: key).conditional(for: request)
                 }
                 // Kept by the base's key: the base itself is built only for a page not kept yet.
                 let response = try newestPages.value(for: NewestPageKey(base: key, limit: query.limit), at: state.revision) {
                     let page = try feed.page(before: nil, limit: query.limit)
-                    return HTTPResponse(prepared: PreparedResponse(pageResponse(page, query: query, feed: state.id,
-                                                                                base: try baseURL.require(request), immutable: false)))
+                    return HTTPResponse(prepared: PreparedResponse(pageResponse(page, query: query, feed: state.id, sequence: state.sequence,
+                                                                                base: try baseURL.require(request))))
                 }
                 return response.conditional(for: request)
             })
         }
     }
 
-    /// A page other than the newest whose URL names the current feed: kept ready if it can
-    /// never change, else read; a 410 if the feed was reset while it was read.
-    private func namedPage(_ query: ItemsQuery, in feedID: FeedID, for request: HTTPRequest, key: BaseURL.Key) throws -> HTTPResponse {
-        if let kept = immutablePages.response(for: query, base: key) { return kept }
-        guard let (page, newest) = try feed.reading(inFeed: feedID, { try read(query) }) else { throw Self.feedChanged }
-        let immutable = PageCaching.isImmutable(query, page: page, newestID: newest)
-        let built = pageResponse(page, query: query, feed: feedID, base: try baseURL.require(request), immutable: immutable)
-        return immutable ? immutablePages.keep(built, for: query, base: key) : built
+    /// A page other than the newest whose URL names the current feed: from memory if kept, else
+    /// read (and kept if its places can never change); a 410 if the feed was reset while it was
+    /// read.
+    private func namedPage(_ query: ItemsQuery, in state: FeedState, for request: HTTPRequest,
+                           key base: BaseURL.Key) throws -> HTTPResponse {
+        let key = ValidatedPageCache.Key(query, base: base)
+        if let key, let kept = pages.response(for: key) { return kept }
+        // Before the read: a change that drops pages while it runs keeps this one out.
+        let epoch = pages.epoch
+        guard let (page, newest) = try feed.reading(inFeed: state.id, { try read(query) }) else { throw Self.feedChanged }
+        let built = pageResponse(page, query: query, feed: state.id, sequence: state.sequence, base: try baseURL.require(request))
+        guard let key, let ids = PageCaching.keptRange(query, page: page, newestID: newest) else { return built }
+        return pages.keep(built, for: key, ids: ids, builtAt: epoch)
     }
 
     /// The page a cursor other than the newest names, and for `before=` the newest id read
@@ -63,7 +69,7 @@ extension API {
     private func read(_ query: ItemsQuery) throws -> (ItemPage, newest: Int64?) {
         switch query.cursor {
         case .after(let id):
-            // Fixed or not by its own items alone: no newest id needed (a check, on a shared store).
+            // Fixed or not by its own places alone: no newest id needed (a check, on a shared store).
             return (try feed.page(after: id, limit: query.limit), nil)
         case .before(let id):
             // The newest id is read before the page, so a page called fixed is at least that old.
@@ -77,12 +83,12 @@ extension API {
     }
 
     /// A page as JSON with its ETag, `Cache-Control`, `Link` and cross-origin headers, for
-    /// `base` (`BaseURL`).
-    func pageResponse(_ page: ItemPage, query: ItemsQuery, feed: FeedID, base: String, immutable: Bool) -> HTTPResponse {
-        let body = ResponseJSON.page(page, limit: query.limit, feed: feed, base: base)
+    /// `base` (`BaseURL`); `sequence` is the feed's, read before the page.
+    func pageResponse(_ page: ItemPage, query: ItemsQuery, feed: FeedID, sequence: Int64, base: String) -> HTTPResponse {
+        let body = ResponseJSON.page(page, limit: query.limit, feed: feed, sequence: sequence, base: base)
         var response = HTTPResponse.json(body)
         response.headers.add("ETag", EntityTag.strong(for: body))
-        response.headers.add("Cache-Control", immutable ? PageCaching.immutable : PageCaching.revalidate)
+        response.headers.add("Cache-Control", PageCaching.revalidate)
         if let link = Self.nextLink(page: page, limit: query.limit, feed: feed, base: base) { response.headers.add("Link", link) }
         // Kept ready, so the headers the CORS middleware would add are in it already.
         cors.addSharedHeaders(to: &response)
@@ -90,17 +96,15 @@ extension API {
     }
 
     /// The `Link` header (RFC 8288) to the next page in the direction being walked, in `feed`:
-    /// an absolute URL under `base`.
+    /// from the page's last place, a deleted item's or not; an absolute URL under `base`.
     static func nextLink(page: ItemPage, limit: Int, feed: FeedID, base: String) -> String? {
-        guard page.hasMore else { return nil }
+        guard page.hasMore, let edge = page.edge else { return nil }
         switch page.direction {
         case .older:
-            guard let oldest = page.items.last else { return nil }
-            return "<\(base)/api/items?limit=\(limit)&before=\(oldest.id)&feed=\(feed)>; rel=\"next\""
+            return "<\(base)/api/items?limit=\(limit)&before=\(edge)&feed=\(feed)>; rel=\"next\""
         case .newer:
-            // Walking towards newer items: the next batch starts after the newest one shown.
-            guard let newest = page.items.first else { return nil }
-            return "<\(base)/api/items?limit=\(limit)&after=\(newest.id)&feed=\(feed)>; rel=\"next\""
+            // Walking towards newer items: the next batch starts after the newest place shown.
+            return "<\(base)/api/items?limit=\(limit)&after=\(edge)&feed=\(feed)>; rel=\"next\""
         }
     }
 
@@ -113,53 +117,90 @@ extension API {
 
     // MARK: GET /api/items/{id}
 
-    /// An item, immutable when its URL names the current feed (see `PageCaching`); like a page,
-    /// that waits for the shared store's check.
+    /// An item as it is now: kept in memory when its URL names the current feed, until it is
+    /// edited or deleted (see `PageCaching`); like a page, that waits for the shared store's
+    /// check. A deleted item is a 410.
     func item(_ request: HTTPRequest, _ responder: Responder) {
-        // Decimal digits only, like the cursors; anything else names no item.
-        guard let id = request.pathParameters["id"].flatMap(DecimalDigits.parse) else {
-            return responder.send(Self.notFound(request))
-        }
-        var reader = QueryReader(request.query)
-        let named = reader.feedID()
-        let base: String
+        guard let (id, named) = Self.itemTarget(request, responder) else { return }
+        let base: String, baseKey: BaseURL.Key
         do {
-            try reader.invalid.check("The query has invalid parameters.")
-            base = try baseURL.require(request)
+            (base, baseKey) = (try baseURL.require(request), try baseURL.key(of: request))
         } catch {
             return responder.send(error.response)
         }
         guard let named else {
             return responder.send(Self.answer {
-                try itemResponse(readItem(id), id: id, named: nil, base: base).conditional(for: request)
+                try itemResponse(id: id, named: nil, base: base) { try feed.item(id) }.conditional(for: request)
             })
         }
         feed.withCurrentState { state in
             responder.send(Self.answer {
-                guard try state.get().id == named, let found = try feed.reading(inFeed: named, { try readItem(id) }) else {
-                    throw Self.feedChanged
+                guard try state.get().id == named else { throw Self.feedChanged }
+                let key = ValidatedPageCache.Key(item: id, in: named, base: baseKey)
+                if let kept = pages.response(for: key) { return kept.conditional(for: request) }
+                let epoch = pages.epoch
+                let built = try itemResponse(id: id, named: named, base: base) {
+                    // Read as of the named feed, or the feed changed under it: a 410 either way.
+                    let read = try feed.reading(inFeed: named) { Result { try feed.item(id) } }
+                    guard let read else { throw Self.feedChanged }
+                    return try read.get()
                 }
-                return try itemResponse(found, id: id, named: named, base: base).conditional(for: request)
+                return pages.keep(built, for: key, ids: id...id, builtAt: epoch).conditional(for: request)
             })
         }
     }
 
-    private func readItem(_ id: Int64) throws -> Item? {
-        let page = try feed.page(before: id == Int64.max ? id : id + 1, limit: 1)
-        return page.items.first.flatMap { $0.id == id ? $0 : nil }
+    /// The item's id and the feed its URL names, or nil once the refusal was sent.
+    static func itemTarget(_ request: HTTPRequest, _ responder: Responder) -> (Int64, FeedID?)? {
+        // Decimal digits only, like the cursors; anything else names no item.
+        guard let id = request.pathParameters["id"].flatMap(DecimalDigits.parse) else {
+            responder.send(notFound(request))
+            return nil
+        }
+        var reader = QueryReader(request.query)
+        let named = reader.feedID()
+        do {
+            try reader.invalid.check("The query has invalid parameters.")
+        } catch {
+            responder.send(error.response)
+            return nil
+        }
+        return (id, named)
     }
 
-    private func itemResponse(_ item: Item?, id: Int64, named: FeedID?, base: String) throws -> HTTPResponse {
+    /// The answer for item `id` as `read` finds it: the item, or the problem for one that never
+    /// was (it may exist later: revalidated) or was deleted (for good: see `PageCaching.gone`).
+    private func itemResponse(id: Int64, named: FeedID?, base: String, read: () throws -> Item?) throws -> HTTPResponse {
+        let item: Item?
+        do {
+            item = try read()
+        } catch FeedError.deleted(let id) {
+            var gone = FeedError.deleted(id).problem
+            gone.headers.add("Cache-Control", PageCaching.gone(named: named))
+            throw gone
+        }
         guard let item else {
-            // It may exist later: ask again.
-            var missing = Problem.notFound("There is no item \(id).")
+            var missing = FeedError.noSuchItem(id).problem
             missing.headers.add("Cache-Control", PageCaching.revalidate)
             throw missing
         }
+        return itemAnswer(item, base: base)
+    }
+
+    /// An item as JSON with its ETag (what `If-Match` names) and cross-origin headers,
+    /// revalidated; its pictures under `base`.
+    func itemAnswer(_ item: Item, status: Int = 200, base: String) -> HTTPResponse {
         let body = ResponseJSON.item(item, base: base)
-        var response = HTTPResponse.json(body)
-        response.headers.add("ETag", EntityTag.strong(for: body))
-        response.headers.add("Cache-Control", PageCaching.isItemImmutable(named: named) ? PageCaching.immutable : PageCaching.revalidate)
+        var response = HTTPResponse.json(body, status: status)
+        response.headers.add("ETag", Self.itemETag(body))
+        response.headers.add("Cache-Control", PageCaching.revalidate)
+        // Kept ready, so the headers the CORS middleware would add are in it already.
+        cors.addSharedHeaders(to: &response)
         return response
+    }
+
+    /// The ETag of an item's JSON: the one `GET /api/items/{id}` sends and `If-Match` is checked against.
+    static func itemETag(_ body: [UInt8]) -> String {
+        EntityTag.strong(for: body)
     }
 }

@@ -33,7 +33,7 @@ extension API {
     /// The fields a post names; every other one is the item's own (`UserFields`).
     static let postedFields = ["title", "body", "author"]
     /// Fields the server sets.
-    static let serverFields = ["id", "createdAt"]
+    static let serverFields = ["id", "createdAt", "version", "editedAt"]
 
     /// The body of a post: `title` (required), `body`, `author`, and the item's own fields.
     static func newItem(_ request: HTTPRequest) throws(Problem) -> NewItem {

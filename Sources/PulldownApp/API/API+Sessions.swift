@@ -16,7 +16,7 @@ extension API {
             sessions.stamp(&response, with: session)
             responder.send(response)
         }
-        let parsed: (after: Int64?, limit: Int)
+        let parsed: (after: Int64?, changes: Int64?, limit: Int)
         let base: String
         do {
             parsed = try Self.refreshParameters(request, pageSize: pageSize)
@@ -24,7 +24,7 @@ extension API {
         } catch {
             return send(error.response)
         }
-        feed.refresh(session: session.id, after: parsed.after, limit: parsed.limit) { result in
+        feed.refresh(session: session.id, after: parsed.after, changes: parsed.changes, limit: parsed.limit) { result in
             send(Self.answer {
                 var response = HTTPResponse.json(ResponseJSON.refresh(try result.get(), base: base))
                 response.headers.add("Cache-Control", "no-store")
@@ -33,15 +33,17 @@ extension API {
         }
     }
 
-    /// The body of a refresh: optional `after` and `limit`, nothing else.
-    static func refreshParameters(_ request: HTTPRequest, pageSize: Int) throws(Problem) -> (after: Int64?, limit: Int) {
+    /// The body of a refresh: optional `after`, `changes` (where the client's edits and
+    /// deletions start, as a page's `changes` said) and `limit`, nothing else.
+    static func refreshParameters(_ request: HTTPRequest, pageSize: Int) throws(Problem) -> (after: Int64?, changes: Int64?, limit: Int) {
         let body = try JSONBody(request, emptyAllowed: true)
         var invalid = InvalidParameters()
-        body.rejectUnknown(["after", "limit"], into: &invalid)
+        body.rejectUnknown(["after", "changes", "limit"], into: &invalid)
         let after = invalid.take(body.integer("after", in: 0...Int64.max, nullable: true))
+        let changes = invalid.take(body.integer("changes", in: 0...Int64.max, nullable: true))
         let limit = invalid.take(body.integer("limit", in: 1...Int64(Feed.maxPageSize), nullable: true))
         try invalid.check("Some fields are invalid.")
-        return (after, limit.map(Int.init) ?? pageSize)
+        return (after, changes, limit.map(Int.init) ?? pageSize)
     }
 
     // MARK: GET /api/session

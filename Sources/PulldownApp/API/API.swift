@@ -14,19 +14,28 @@ struct API: Sendable {
     /// The newest page for each page size and base URL, ready to send until the feed's revision
     /// moves; a few megabytes at most, whatever `Host` headers arrive.
     let newestPages = RevisionCache<NewestPageKey, UInt64, HTTPResponse>(budget: 8 << 20, cost: { 2 * $0.body.count + 512 })
-    /// Pages that can never change, ready to send (see `PageCaching`).
-    var immutablePages = ImmutablePageCache(bytes: Configuration().pageCacheBytes)
+    /// Pages whose places never change, and items, ready to send until a change touches them
+    /// (see `PageCaching`).
+    var pages = ValidatedPageCache(bytes: Configuration().pageCacheBytes)
 
     struct NewestPageKey: Hashable {
         let base: BaseURL.Key
         let limit: Int
     }
 
-    /// The API's routes, added to the server's one router.
-    func addRoutes(to router: inout Router, openAPI: HTTPResponse) {
+    /// The API's routes, added to the server's one router; editing and deleting an item go
+    /// through `writeAccess` first (the demo token beyond loopback, `DemoAccess`).
+    func addRoutes(to router: inout Router, openAPI: HTTPResponse, writeAccess: any HTTPMiddleware) {
         router.add("GET", "/api/items", answeringLater: { request, responder in self.items(request, responder) })
         router.add("POST", "/api/items", answeringLater: { request, responder in self.addItem(request, responder) })
         router.add("GET", "/api/items/{id}", answeringLater: { request, responder in self.item(request, responder) })
+        router.add("PATCH", "/api/items/{id}", answeringLater: { request, responder in
+            writeAccess.handle(request, responder, next: self.editItem)
+        })
+        router.add("DELETE", "/api/items/{id}", answeringLater: { request, responder in
+            writeAccess.handle(request, responder, next: self.deleteItem)
+        })
+        router.get("/api/changes") { request in self.changes(request) }
         router.add("POST", "/api/refresh", answeringLater: { request, responder in self.refresh(request, responder) })
         router.get("/api/session") { request in self.session(request) }
         router.get("/api/openapi.json") { request in openAPI.conditional(for: request) }

@@ -12,6 +12,9 @@ enum ResponseJSON {
         json.key("body"); json.string(item.body)
         json.key("author"); json.string(item.author)
         json.key("createdAt"); json.string(Timestamp.iso8601(item.createdAt))
+        json.key("version"); json.integer(item.version)
+        json.key("editedAt")
+        if let edited = item.editedAt { json.string(Timestamp.iso8601(edited)) } else { json.null() }
         json.members(of: item.userFields, inserting: base, at: PictureLinks.serverPathOffsets(in: item.userFields))
         json.endObject()
     }
@@ -22,42 +25,86 @@ enum ResponseJSON {
         return json.bytes
     }
 
-    /// `{"items": [...], "limit": 10, "hasMore": true, "feed": "…"}`
-    static func page(_ page: ItemPage, limit: Int, feed: FeedID, base: String) -> [UInt8] {
+    /// `{"items": [...], "limit": 10, "hasMore": true, "next": 41, "feed": "…", "changes": 57}`
+    static func page(_ page: ItemPage, limit: Int, feed: FeedID, sequence: Int64, base: String) -> [UInt8] {
         var json = JSONWriter(capacity: 256 * max(1, page.items.count))
         json.beginObject()
         writeItems(page.items, base: base, to: &json)
-        writeAboutPage(page, limit: limit, feed: feed, to: &json)
+        writeAboutPage(page, limit: limit, feed: feed, sequence: sequence, to: &json)
         json.endObject()
         return json.bytes
     }
 
-    /// `{"limit": 10, "hasMore": true, "feed": "…"}`: a page's JSON less its items, for `/`,
-    /// whose articles carry them already.
-    static func pageWithoutItems(_ page: ItemPage, limit: Int, feed: FeedID) -> [UInt8] {
+    /// `{"limit": 10, "hasMore": true, "next": 41, "feed": "…", "changes": 57}`: a page's JSON
+    /// less its items, for `/`, whose articles carry them already.
+    static func pageWithoutItems(_ page: ItemPage, limit: Int, feed: FeedID, sequence: Int64) -> [UInt8] {
         var json = JSONWriter(capacity: 64)
         json.beginObject()
-        writeAboutPage(page, limit: limit, feed: feed, to: &json)
+        writeAboutPage(page, limit: limit, feed: feed, sequence: sequence, to: &json)
         json.endObject()
         return json.bytes
     }
 
-    private static func writeAboutPage(_ page: ItemPage, limit: Int, feed: FeedID, to json: inout JSONWriter) {
+    /// `next` is the next page's cursor (its `before=`, or `after=` walking up), null at the
+    /// end: the last place of this page, a deleted item's or not, so a page whose items were
+    /// all deleted still says where to go on.
+    private static func writeAboutPage(_ page: ItemPage, limit: Int, feed: FeedID, sequence: Int64, to json: inout JSONWriter) {
         json.key("limit"); json.integer(limit)
         json.key("hasMore"); json.bool(page.hasMore)
+        json.key("next")
+        if page.hasMore, let edge = page.edge { json.integer(edge) } else { json.null() }
         json.key("feed"); json.string(feed.text)
+        json.key("changes"); json.integer(sequence)
     }
 
-    /// `{"items": [...], "gap": false, "lastUpdated": "...", "feed": "…"}`
+    /// `{"items": [...], "gap": false, "lastUpdated": "...", "feed": "…", "changes": 57, "changed": [...]}`
     static func refresh(_ result: RefreshResult, base: String) -> [UInt8] {
-        var json = JSONWriter(capacity: 256 * max(1, result.items.count))
+        var json = JSONWriter(capacity: 256 * max(1, result.items.count + result.changes.count))
         json.beginObject()
         writeItems(result.items, base: base, to: &json)
         json.key("gap"); json.bool(result.gap)
         json.key("lastUpdated"); json.string(Timestamp.iso8601(result.lastUpdated))
         json.key("feed"); json.string(result.feedID.text)
+        json.key("changes"); json.integer(result.sequence)
+        writeChanged(result.changes, base: base, to: &json)
         json.endObject()
         return json.bytes
+    }
+
+    /// `{"changed": [...], "hasMore": false, "feed": "…", "changes": 63}`: `GET /api/changes`.
+    static func changes(_ list: ChangeList, feed: FeedID, base: String) -> [UInt8] {
+        var json = JSONWriter(capacity: 64 + 256 * list.changes.count)
+        json.beginObject()
+        writeChanged(list.changes, base: base, to: &json)
+        json.key("hasMore"); json.bool(list.hasMore)
+        json.key("feed"); json.string(feed.text)
+        json.key("changes"); json.integer(list.sequence)
+        json.endObject()
+        return json.bytes
+    }
+
+    /// `{"type": "updated", "sequence": 61, "item": {...}}` or
+    /// `{"type": "deleted", "sequence": 63, "id": 30}`.
+    static func write(_ change: Change, base: String, to json: inout JSONWriter) {
+        json.beginObject()
+        switch change.kind {
+        case .updated(let item):
+            json.key("type"); json.string("updated")
+            json.key("sequence"); json.integer(change.sequence)
+            json.key("item"); write(item, base: base, to: &json)
+        case .deleted(let id):
+            json.key("type"); json.string("deleted")
+            json.key("sequence"); json.integer(change.sequence)
+            json.key("id"); json.integer(id)
+        }
+        json.endObject()
+    }
+
+    private static func writeChanged(_ changes: [Change], base: String, to json: inout JSONWriter) {
+        json.key("changed")
+        json.beginArray()
+        for change in changes { write(change, base: base, to: &json) }
+        json.endArray()
     }
 
     /// `{"items": [...]}`: items just added (`POST /api/demo/items`).

@@ -62,6 +62,12 @@ struct LRUCache<Key: Hashable, Value> {
         free.append(slot)
     }
 
+    /// Removes every entry for which `condition` holds.
+    mutating func removeAll(where condition: (Key, Value) -> Bool) {
+        let doomed = slots.compactMap { key, slot in condition(key, nodes[slot].value) ? key : nil }
+        for key in doomed { remove(key) }
+    }
+
     private mutating func moveToFront(_ slot: Int) {
         guard newest != slot else { return }
         unlink(slot)

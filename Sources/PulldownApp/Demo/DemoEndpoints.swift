@@ -6,6 +6,7 @@ import PulldownHTTP
 struct DemoEndpoints: Sendable {
     let control: DemoControl
     let items: DemoItems
+    let churn: DemoChurn
     let reset: DemoReset
     /// The store that shares the knobs with other instances; nil: they live here only.
     let sync: DemoKnobsSync?
@@ -17,6 +18,7 @@ struct DemoEndpoints: Sendable {
         router.post("/api/demo/faults") { request in API.answer { try queueFault(request) } }
         router.add("DELETE", "/api/demo/faults") { _ in Self.faultsAnswer(control.changeFaults { $0.clear() }) }
         router.add("POST", "/api/demo/items", answeringLater: { request, responder in items.add(request, responder) })
+        router.add("POST", "/api/demo/churn", answeringLater: { request, responder in churn.respond(to: request, responder) })
         router.add("POST", "/api/demo/reset", answeringLater: { request, responder in reset.reset(request, responder) })
     }
 

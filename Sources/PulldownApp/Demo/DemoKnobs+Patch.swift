@@ -4,7 +4,7 @@ import PulldownHTTP
 /// The knobs as JSON, by name, and changed by a JSON merge patch (RFC 7396).
 extension DemoKnobs {
     /// The knobs' names in JSON, in the order they are written.
-    static let fieldNames = ["delayMs", "jitterMs", "failRate", "newItemsEvery"]
+    static let fieldNames = ["delayMs", "jitterMs", "failRate", "newItemsEvery", "editsPerMinute", "deletesPerMinute"]
 
     var json: [UInt8] {
         var json = JSONWriter(capacity: 96)
@@ -18,13 +18,16 @@ extension DemoKnobs {
         json.key("jitterMs"); json.integer(jitterMilliseconds)
         json.key("failRate"); json.number(failRate)
         json.key("newItemsEvery"); json.number(newItemsEvery)
+        json.key("editsPerMinute"); json.number(editsPerMinute)
+        json.key("deletesPerMinute"); json.number(deletesPerMinute)
         json.endObject()
     }
 
     /// The knobs by their JSON names, as a shared store keeps them.
     var numbers: [String: Double] {
         ["delayMs": Double(delayMilliseconds), "jitterMs": Double(jitterMilliseconds),
-         "failRate": failRate, "newItemsEvery": newItemsEvery]
+         "failRate": failRate, "newItemsEvery": newItemsEvery, "editsPerMinute": editsPerMinute,
+         "deletesPerMinute": deletesPerMinute]
     }
 
     /// These knobs with each value of `numbers` that names a knob and lies in its range; the
@@ -41,6 +44,8 @@ extension DemoKnobs {
         knobs.jitterMilliseconds = milliseconds("jitterMs") ?? jitterMilliseconds
         knobs.failRate = number("failRate", in: Self.failRateRange) ?? failRate
         knobs.newItemsEvery = number("newItemsEvery", in: Self.newItemsEveryRange) ?? newItemsEvery
+        knobs.editsPerMinute = number("editsPerMinute", in: Self.churnRange) ?? editsPerMinute
+        knobs.deletesPerMinute = number("deletesPerMinute", in: Self.churnRange) ?? deletesPerMinute
         return knobs
     }
 
@@ -64,6 +69,8 @@ extension DemoKnobs {
                 "jitterMs": invalid.take(body.integer("jitterMs", in: delays, nullable: true)).map(Double.init),
                 "failRate": invalid.take(body.number("failRate", in: DemoKnobs.failRateRange, nullable: true)),
                 "newItemsEvery": invalid.take(body.number("newItemsEvery", in: DemoKnobs.newItemsEveryRange, nullable: true)),
+                "editsPerMinute": invalid.take(body.number("editsPerMinute", in: DemoKnobs.churnRange, nullable: true)),
+                "deletesPerMinute": invalid.take(body.number("deletesPerMinute", in: DemoKnobs.churnRange, nullable: true)),
             ]
             try invalid.check("Some knobs are invalid; none was changed.")
             var changes: [String: Change] = [:]

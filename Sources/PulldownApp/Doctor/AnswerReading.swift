@@ -3,9 +3,10 @@ import PulldownHTTP
 
 /// What the doctor reads back from a page or a refresh the API wrote, without parsing it:
 /// `ResponseJSON` writes the items first and the page's own members last, in a fixed order
-/// (a page ends `"hasMore":true,"feed":"…"}`, a refresh `"gap":false,"lastUpdated":"…","feed":"…"}`),
-/// so the newest item's id is at the start and the flags at known places from the end (tested
-/// against ResponseJSON). A few byte comparisons for every answer the doctor takes.
+/// (a page ends `"hasMore":true,"next":41,"feed":"…","changes":57}`, a refresh
+/// `"gap":false,"lastUpdated":"…","feed":"…","changes":57,"changed":[…]}`), so the newest item's
+/// id is at the start and the flags at known places before the feed (tested against
+/// ResponseJSON). A few byte comparisons for every answer the doctor takes.
 enum AnswerReading {
     /// The answer's `Retry-After`, and for a 200 page or refresh what its body says.
     static func answer(_ response: HTTPResponse, isList: Bool) -> ObservedRequest.Answer {
@@ -13,9 +14,9 @@ enum AnswerReading {
         guard isList, response.status == 200 else { return answer }
         response.body.withUnsafeBufferPointer { body in
             answer.newestID = newestID(in: body)
-            guard let (feed, before) = feed(endingAt: body) else { return }
+            guard let (feed, before) = feed(in: body) else { return }
             answer.feed = feed
-            answer.hasMore = flag(endingAt: before, Self.hasMore)
+            answer.hasMore = flag(endingAt: withoutNext(before), Self.hasMore)
             // A refresh: its gap comes before its lastUpdated, `,"lastUpdated":"` and 20 characters and `"`.
             if answer.hasMore == nil, before.count > Self.lastUpdated {
                 answer.gap = flag(endingAt: UnsafeBufferPointer(rebasing: before.dropLast(Self.lastUpdated)), Self.gap)
@@ -33,6 +34,8 @@ enum AnswerReading {
 
     private static let firstItem = Array(#"{"items":[{"id":"#.utf8)
     private static let feedMember = Array(#","feed":""#.utf8)
+    private static let changesMember = Array(#"","changes":"#.utf8)
+    private static let nextMember = Array(#","next":"#.utf8)
     private static let hasMore = (Array(#","hasMore":true"#.utf8), Array(#","hasMore":false"#.utf8))
     private static let gap = (Array(#","gap":true"#.utf8), Array(#","gap":false"#.utf8))
     private static let lastUpdated = #","lastUpdated":""#.utf8.count + 21
@@ -51,17 +54,33 @@ enum AnswerReading {
         }
     }
 
-    /// The feed of `…,"feed":"0123456789abcdef"}`, and the bytes before `,"feed":"`.
-    private static func feed(endingAt body: UnsafeBufferPointer<UInt8>) -> (UInt64, UnsafeBufferPointer<UInt8>)? {
-        let key = Self.feedMember, tail = key.count + 16 + 2
-        guard body.count >= tail, body[body.count - 2] == UInt8(ascii: "\""), body[body.count - 1] == UInt8(ascii: "}"),
-              body[(body.count - tail)...].starts(with: key) else { return nil }
-        var feed: UInt64 = 0
-        for byte in body[(body.count - 18)..<(body.count - 2)] {
-            guard let nibble = Self.nibble(byte) else { return nil }
-            feed = feed << 4 | UInt64(nibble)
+    /// The feed of `…,"feed":"0123456789abcdef","changes":…`, the answer's own member (the last
+    /// such one: an item's own fields come before it), and the bytes before `,"feed":"`.
+    private static func feed(in body: UnsafeBufferPointer<UInt8>) -> (UInt64, UnsafeBufferPointer<UInt8>)? {
+        let key = Self.feedMember, after = Self.changesMember
+        var start = body.count - key.count - 16 - after.count
+        while start >= 0 {
+            defer { start -= 1 }
+            guard body[start] == key[0], body[start..<(start + key.count)].elementsEqual(key),
+                  body[(start + key.count + 16)...].starts(with: after) else { continue }
+            var feed: UInt64 = 0
+            for byte in body[(start + key.count)..<(start + key.count + 16)] {
+                guard let nibble = Self.nibble(byte) else { return nil }
+                feed = feed << 4 | UInt64(nibble)
+            }
+            return (feed, UnsafeBufferPointer(rebasing: body[..<start]))
         }
-        return (feed, UnsafeBufferPointer(rebasing: body[..<(body.count - tail)]))
+        return nil
+    }
+
+    /// A page's bytes before its `"feed"` less `,"next":41` (or `null`) at their end.
+    private static func withoutNext(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var end = bytes.count
+        while end > 0, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end - 1]) || Array("null".utf8).contains(bytes[end - 1]) {
+            end -= 1
+        }
+        guard end >= Self.nextMember.count, bytes[(end - Self.nextMember.count)..<end].elementsEqual(Self.nextMember) else { return bytes }
+        return UnsafeBufferPointer(rebasing: bytes[..<(end - Self.nextMember.count)])
     }
 
     /// Which of `member`'s two forms (`,"name":true`, `,"name":false`) `bytes` end with.

@@ -5,12 +5,20 @@ extension Problem: HTTPResponseError {
     var problem: Problem { self }
 }
 
-/// A field the feed refused: the client's mistake.
+/// What the feed refused: the client's mistake, or an item that is not there (any more).
 extension FeedError: HTTPResponseError {
     var problem: Problem {
         switch self {
         case .invalid(let fields):
             Problem.badRequest("Some fields are invalid.", invalidParams: fields)
+        case .noSuchItem(let id):
+            Problem.notFound("There is no item \(id).")
+        case .deleted(let id):
+            Problem(status: 410, title: "Gone", detail: "Item \(id) was deleted.", type: "tag:pulldown,2026:item-deleted")
+        case .changesExpired(let since):
+            Problem(status: 410, title: "Gone",
+                    detail: "The changes after \(since) are no longer all kept; start again from the newest page.",
+                    type: "tag:pulldown,2026:changes-expired")
         }
     }
 }

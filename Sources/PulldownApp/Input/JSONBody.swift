@@ -1,4 +1,5 @@
 import CJansson
+import Foundation
 import InvalidInput
 import ItemFields
 import PulldownHTTP
@@ -124,6 +125,18 @@ struct JSONBody {
         case .real(let value)? where range.contains(value): return .success(value)
         default: return .failure(.init(name: name, reason: InvalidParameters.Reason.number(in: range)))
         }
+    }
+
+    /// Whether the field is there, whatever its value.
+    func has(_ name: String) -> Bool {
+        fields[name] != nil
+    }
+
+    /// The whole body as compact JSON text (`{}` for an empty one).
+    var compactText: String {
+        guard let root, let dumped = json_dumps(root.value, Int(JSON_COMPACT)) else { return "{}" }
+        defer { free(dumped) }
+        return String(cString: dumped)
     }
 
     /// Whether the field is there with the value null (a merge patch's "back to the default").

@@ -1,6 +1,6 @@
 import PulldownHTTP
 
-/// `GET /api/events`: new items as server-sent events (see `LiveEvents`).
+/// `GET /api/events`: new items, edits and deletions as server-sent events (see `LiveEvents`).
 struct EventsEndpoint: Sendable {
     let live: LiveEvents
     var baseURL = BaseURL()
@@ -38,7 +38,7 @@ struct EventsEndpoint: Sendable {
         let header = request.headers["Last-Event-ID"]
         let fromHeader = header.flatMap(DecimalDigits.parse)
         if header != nil && fromHeader == nil {
-            reader.invalid.add("Last-Event-ID", "must be an item id, as sent in the stream")
+            reader.invalid.add("Last-Event-ID", "must be an event id, as sent in the stream")
         }
         try reader.invalid.check("The stream's cursor is invalid.")
         return fromHeader ?? fromQuery

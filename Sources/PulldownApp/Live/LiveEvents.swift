@@ -4,11 +4,11 @@ import PulldownHTTP
 
 /// The subscribers of `GET /api/events` and what they are sent.
 ///
-/// Every subscriber is a cursor and a stream. Joining, leaving and each insert happen on one
-/// serial queue, in one order, through a `LiveRoster`; this class only carries out what the
-/// roster says: it admits streams (`StreamAdmission`), reads a batch once per insert or
-/// catch-up (`LiveBatch`), queues the events, wakes the streams in slices (`PacedWaker`), and
-/// pings them on a heartbeat.
+/// Every subscriber is a cursor (a point of the feed's sequence) and a stream. Joining, leaving
+/// and each insert or change happen on one serial queue, in one order, through a `LiveRoster`;
+/// this class only carries out what the roster says: it admits streams (`StreamAdmission`), reads
+/// a batch once per notice or catch-up (`LiveBatch`), queues the events, wakes the streams in
+/// slices (`PacedWaker`), and pings them on a heartbeat.
 final class LiveEvents: Sendable {
     struct Settings: Sendable {
         /// `Configuration.maxStreams`.
@@ -30,15 +30,15 @@ final class LiveEvents: Sendable {
     init(source: any LiveSource, settings: Settings) {
         self.source = source
         self.settings = settings
-        let newest: Int64?
+        let position: Int64?
         do {
-            newest = try source.newestID()
+            position = try source.sequence()
         } catch {
-            // The first insert heard says how far the feed went.
-            ErrorLog.write("live events: cannot read the newest item id: \(error)")
-            newest = nil
+            // The first insert or change heard says how far the feed went.
+            ErrorLog.write("live events: cannot read the feed's sequence: \(error)")
+            position = nil
         }
-        let roster = QueueConfined(LiveRoster(lastSent: newest ?? 0), on: queue)
+        let roster = QueueConfined(LiveRoster(lastSent: position ?? 0), on: queue)
         self.roster = roster
         admission = StreamAdmission(limit: settings.maxStreams)
         let waker = PacedWaker()
@@ -49,7 +49,11 @@ final class LiveEvents: Sendable {
         }
         source.observeInserts { [weak self] newest in
             guard let self else { return }
-            self.queue.async { self.sendNewItems(heard: newest) }
+            self.queue.async { self.sendNews(heard: newest) }
+        }
+        source.observeChanges { [weak self] notice in
+            guard let self else { return }
+            self.queue.async { self.sendNews(heard: notice.through) }
         }
         source.observeResets { [weak self] newest in
             guard let self else { return }
@@ -60,8 +64,8 @@ final class LiveEvents: Sendable {
     /// Streams open now.
     var openStreams: Int { admission.count }
 
-    /// A new stream of events for items newer than `cursor` (the newest item when nil), written
-    /// for `base` (`BaseURL`), or nil when `maxStreams` are open.
+    /// A new stream of events for what happens after `cursor` (where the feed is when nil),
+    /// written for `base` (`BaseURL`), or nil when `maxStreams` are open.
     func subscribe(after cursor: Int64?, base: String) -> ResponseStream? {
         let stream = ResponseStream()
         return add(stream, after: cursor, base: base) ? stream : nil
@@ -106,16 +110,20 @@ final class LiveEvents: Sendable {
 
     private func join(_ sink: any EventSink, after cursor: Int64?, base: String) {
         guard case .catchUp(let position) = roster.access({ $0.arrive(sink, cursor: cursor, base: base) }) else { return }
-        let missed: LiveBatch
         do {
-            missed = try LiveBatch.read(after: position, from: source)
+            let missed = try LiveBatch.read(after: position, from: source)
+            let events = missed.sharedEvent(base: base)
+            if !events.isEmpty { sink.write(events) }
+            roster.access { $0.join(sink, at: missed.to, base: base) }
+        } catch FeedError.changesExpired {
+            // Too far behind to be told what it missed: one event says so, and it goes on from now.
+            guard let now = try? source.sequence() else { return sink.close() }
+            sink.write(LiveBatch.expiredEvent(at: now))
+            roster.access { $0.join(sink, at: now, base: base) }
         } catch {
             ErrorLog.write("live events: cannot catch a subscriber up: \(error)")
             sink.close()   // the browser reconnects and tries again
-            return
         }
-        if !missed.items.isEmpty { sink.write(missed.sharedEvent(base: base)) }
-        roster.access { $0.join(sink, at: missed.to, base: base) }
     }
 
     /// Every stream leaves once, joined or not (a failed catch-up never joined), and gives its
@@ -125,34 +133,44 @@ final class LiveEvents: Sendable {
         admission.release()
     }
 
-    /// Tells every subscriber that the feed was reset, once, and moves them all past it.
+    /// Tells every subscriber that the feed was reset, once, and moves them all past it: to its
+    /// newest item, so what is added after is news (the numbers between it and the reset were the
+    /// old feed's, and went with it).
     private func startOver(newest: Int64?) {
-        let sinks = roster.access { $0.reset(newest: newest) }
+        let sinks = roster.access { $0.reset(to: newest ?? 0) }
         let event = LiveBatch.resetEvent(newest: newest)
         for sink in sinks { sink.enqueue(event) }
         waker.wake(sinks)
     }
 
-    /// Reads what is newer than what was sent, once, and queues it on every subscriber.
-    private func sendNewItems(heard newest: Int64?) {
-        switch roster.access({ $0.heard(newest) }) {
+    /// Reads what happened after what was sent, once, and queues it on every subscriber.
+    private func sendNews(heard position: Int64?) {
+        switch roster.access({ $0.heard(position) }) {
         case .nothing:
             return
-        case .readNewestID:
+        case .readSequence:
             do {
-                if let newest = try source.newestID() { roster.access { $0.remember(newest) } }
+                let now = try source.sequence()
+                roster.access { $0.remember(now) }
             } catch {
-                ErrorLog.write("live events: cannot read the newest item id: \(error)")
+                ErrorLog.write("live events: cannot read the feed's sequence: \(error)")
             }
         case .read(let after):
             let batch: LiveBatch
             do {
                 batch = try LiveBatch.read(after: after, from: source)
+            } catch FeedError.changesExpired {
+                // More changed at once than one batch carries (or they are no longer kept):
+                // everyone starts over from now.
+                guard let now = try? source.sequence() else { return }
+                let sinks = roster.access { $0.expire(to: now) }
+                for sink in sinks { sink.enqueue(LiveBatch.expiredEvent(at: now)) }
+                waker.wake(sinks)
+                return
             } catch {
-                ErrorLog.write("live events: cannot read new items: \(error)")
+                ErrorLog.write("live events: cannot read what happened: \(error)")
                 return
             }
-            guard !batch.items.isEmpty else { return }
             let sends = roster.access { $0.deliver(batch) }
             for send in sends { send.sink.enqueue(send.event) }
             waker.wake(sends.map(\.sink))

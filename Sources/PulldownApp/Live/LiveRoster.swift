@@ -2,9 +2,10 @@
 /// on its queue, as a state machine that returns what to read and what to send, and does
 /// neither itself.
 ///
-/// A subscriber joins caught up to the newest item sent so far, and each batch after that is
-/// handed to every subscriber whose cursor it continues: that is what makes "none twice, none
-/// lost" hold across reconnects.
+/// Positions are points of the feed's one sequence (inserts, edits and deletions; an item's id is
+/// its insert's number). A subscriber joins caught up to what was sent so far, and each batch
+/// after that is handed to every subscriber whose cursor it continues: that is what makes "none
+/// twice, none lost" hold across reconnects, for every kind of event.
 struct LiveRoster {
     private struct Subscriber {
         let sink: any EventSink
@@ -14,7 +15,7 @@ struct LiveRoster {
     }
 
     private var subscribers: [ObjectIdentifier: Subscriber] = [:]
-    /// The newest item id announced; a subscriber without a cursor starts here.
+    /// How far the feed was announced; a subscriber without a cursor starts here.
     private(set) var lastSent: Int64
 
     init(lastSent: Int64) {
@@ -33,7 +34,8 @@ struct LiveRoster {
         case catchUp(from: Int64)
     }
 
-    /// A subscriber arrives with `cursor` (nil: the newest item sent), for events written for `base`.
+    /// A subscriber arrives with `cursor` (nil: where the feed was last announced), for events
+    /// written for `base`.
     mutating func arrive(_ sink: any EventSink, cursor: Int64?, base: String = "") -> Arrival {
         let position = cursor ?? lastSent
         if position < lastSent { return .catchUp(from: position) }
@@ -50,23 +52,24 @@ struct LiveRoster {
         subscribers.removeValue(forKey: ObjectIdentifier(sink))
     }
 
-    enum Insert: Equatable {
+    enum News: Equatable {
         /// Nothing to do: already sent, or remembered without a read because nobody listens.
         case nothing
-        /// Nobody listens and the notice did not say how far inserts went: read the newest id
+        /// Nobody listens and the notice did not say how far the feed went: read its sequence
         /// and `remember(_:)` it.
-        case readNewestID
-        /// Read the items after this id and `deliver(_:)` them.
+        case readSequence
+        /// Read what happened after this point and `deliver(_:)` it.
         case read(after: Int64)
     }
 
-    /// An insert up to `newest` was heard (nil: inserts may have been missed).
-    mutating func heard(_ newest: Int64?) -> Insert {
-        if let newest, newest <= lastSent { return .nothing }
+    /// The feed moved up to `position` (an insert's newest id, a change's number; nil: some may
+    /// have been missed).
+    mutating func heard(_ position: Int64?) -> News {
+        if let position, position <= lastSent { return .nothing }
         guard subscribers.isEmpty else { return .read(after: lastSent) }
-        // Nobody listens: remember how far inserts went without reading the items.
-        guard let newest else { return .readNewestID }
-        remember(newest)
+        // Nobody listens: remember how far the feed went without reading it.
+        guard let position else { return .readSequence }
+        remember(position)
         return .nothing
     }
 
@@ -74,15 +77,27 @@ struct LiveRoster {
         lastSent = max(lastSent, newest)
     }
 
-    /// The feed was reset and left `newest` (nil: nothing): every subscriber starts over from it,
-    /// so none is sent the new feed's items as news. Returns them all, to be told. Ids keep
-    /// growing across a reset, so cursors only move forward here too.
-    mutating func reset(newest: Int64?) -> [any EventSink] {
-        remember(newest ?? 0)
+    /// The feed was reset and left its newest item at `position` (0: none): every subscriber
+    /// starts over from it, so none is sent the new feed's items as news. Returns them all, to be
+    /// told. The sequence keeps growing across a reset, so cursors only move forward here too.
+    mutating func reset(to position: Int64) -> [any EventSink] {
+        remember(position)
         subscribers = subscribers.mapValues { subscriber in
             Subscriber(sink: subscriber.sink, cursor: max(subscriber.cursor, lastSent), base: subscriber.base)
         }
         return sinks
+    }
+
+    /// What happened after `lastSent` is too much to send (or no longer kept): every subscriber
+    /// behind `position` is moved there and returned, to be told to start over.
+    mutating func expire(to position: Int64) -> [any EventSink] {
+        remember(position)
+        var behind: [any EventSink] = []
+        for (key, subscriber) in subscribers where subscriber.cursor < position {
+            behind.append(subscriber.sink)
+            subscribers[key]?.cursor = position
+        }
+        return behind
     }
 
     /// Hands `batch` out: every subscriber it continues, with the event to send it, in no
@@ -97,9 +112,9 @@ struct LiveRoster {
             case .shared:
                 let event = shared[subscriber.base] ?? batch.sharedEvent(base: subscriber.base)
                 shared[subscriber.base] = event
-                sends.append((subscriber.sink, event))
-            case .own(let items, let gap):
-                if !items.isEmpty { sends.append((subscriber.sink, LiveBatch.event(items, gap: gap, base: subscriber.base))) }
+                if !event.isEmpty { sends.append((subscriber.sink, event)) }
+            case .own(let entries):
+                if !entries.isEmpty { sends.append((subscriber.sink, LiveBatch.events(entries, base: subscriber.base))) }
             case .nothing:
                 continue
             }

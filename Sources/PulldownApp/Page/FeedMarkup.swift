@@ -17,11 +17,11 @@ enum FeedMarkup {
     /// The id of the JSON block; feed.js looks for it.
     static let dataBlockID = "first-page"
 
-    /// The day headers and articles of `page`, then `{"limit": …, "hasMore": …, "feed": …}` (the body
+    /// The day headers and articles of `page`, then `{"limit": …, "hasMore": …, "feed": …, …}` (the body
     /// `GET /api/items?limit=limit` answers, less its items) in `<script type="application/json">`.
     /// A data block is never run, so the page's script-src policy is untouched. Its presence tells
     /// the script that the server wrote the newest page, even an empty one.
-    static func newestPage(_ page: ItemPage, limit: Int, feed: FeedID, base: String) -> [UInt8] {
+    static func newestPage(_ page: ItemPage, limit: Int, feed: FeedID, sequence: Int64, base: String) -> [UInt8] {
         var html = ""
         html.reserveCapacity(512 * (page.items.count + 1))
         var day: Int?
@@ -35,7 +35,7 @@ enum FeedMarkup {
         }
         html += #"<script type="application/json" id="\#(dataBlockID)">"#
         var bytes = Array(html.utf8)
-        bytes += ResponseJSON.pageWithoutItems(page, limit: limit, feed: feed)
+        bytes += ResponseJSON.pageWithoutItems(page, limit: limit, feed: feed, sequence: sequence)
         bytes += Array("</script>".utf8)
         return bytes
     }
@@ -56,7 +56,12 @@ enum FeedMarkup {
         }
         html += #"<footer>\#(escaped(item.author)) · <a href="/item.html?id=\#(item.id)" draggable="false">"#
         html += #"<time datetime="\#(Timestamp.iso8601(item.createdAt))">"#
-        html += #"\#(time.clock) UTC</time></a></footer></article>"#
+        html += #"\#(time.clock) UTC</time></a>"#
+        if let edited = item.editedAt {
+            // In English and UTC; the script says it in the reader's words and time (article.js).
+            html += #" · <span class="edited" data-at="\#(Timestamp.iso8601(edited))">edited</span>"#
+        }
+        html += "</footer></article>"
     }
 
     /// A picture as `picture()` in article.js makes it: a box its width and height reserve,

@@ -9,8 +9,8 @@ import PulldownHTTP
 /// `--public-url`'s, where the pictures of this server are written to be.
 ///
 /// Kept as a ready answer (plain and gzip, each with its ETag) in a `RevisionCache` until the
-/// feed or the template changes, like the newest page: the first request after an insert builds
-/// it; `/` for each base URL its pictures are written under (`BaseURL`). The template is
+/// feed or the template changes, like the newest page: the first request after an insert or a
+/// change builds it; `/` for each base URL its pictures are written under (`BaseURL`). The template is
 /// read through the static files, so an edited `index.html` shows on the next reload. If the
 /// store does not answer, the page goes out without the feed, which the script then asks for
 /// (and retries) itself: the page is never an error because of the store.
@@ -91,13 +91,15 @@ final class HomePage: Sendable {
         } catch {
             return error.response
         }
+        // The sequence before the page, as its label: what the page holds is at least that new.
         let read = revision.flatMap { _ in
-            Result { (page: try feed.page(before: nil, limit: pageSize), feed: try feed.feedID(), origins: try feed.pictureOrigins()) }
+            Result { (sequence: try feed.sequence(), page: try feed.page(before: nil, limit: pageSize), feed: try feed.feedID(),
+                      origins: try feed.pictureOrigins()) }
         }
         if case .failure(let error) = read {
             ErrorLog.write("the page went out without the feed: " + (answerable(error).logLine ?? "\(error)"))
         }
-        let markup = (try? read.get()).map { FeedMarkup.newestPage($0.page, limit: pageSize, feed: $0.feed, base: base) } ?? []
+        let markup = (try? read.get()).map { FeedMarkup.newestPage($0.page, limit: pageSize, feed: $0.feed, sequence: $0.sequence, base: base) } ?? []
         let filled = demoButton.write(into: Self.fill(template.bytes, with: markup))
         let body = prepared(filled, from: template, pictureOrigins: (try? read.get())?.origins ?? []) // built again after each insert
         if let stamp, case .success = read {

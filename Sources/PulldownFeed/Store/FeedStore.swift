@@ -27,6 +27,11 @@ protocol FeedStore: AnyObject, Sendable {
     /// a reset may have been missed (as for `observeForeignInserts`). Never called for resets
     /// made through this store object; may be called on any thread.
     func observeForeignResets(_ handler: @escaping @Sendable (Int64?) -> Void)
+    /// Calls `handler` after another process sharing the data logged edits or deletions, with
+    /// the largest change number, or with nil when some may have been missed (as for
+    /// `observeForeignInserts`). Notices arrive in commit order with the inserts'; never called
+    /// for changes made through this store object; may be called on any thread.
+    func observeForeignChanges(_ handler: @escaping @Sendable (Int64?) -> Void)
     /// Gives disk space back after a large write, where the store has such a notion.
     func compact()
     /// True when other processes may write the same data (PostgreSQL): cached facts are then
@@ -38,22 +43,35 @@ protocol FeedStore: AnyObject, Sendable {
 extension FeedStore {
     func compact() {}
     var isShared: Bool { false }
-    /// One process owns the data: nobody else resets it.
+    /// One process owns the data: nobody else resets or changes it.
     func observeForeignResets(_ handler: @escaping @Sendable (Int64?) -> Void) {}
+    func observeForeignChanges(_ handler: @escaping @Sendable (Int64?) -> Void) {}
 }
 
 /// The reads a store offers inside `FeedStore.read` and `FeedStore.write`.
 protocol FeedStoreReading {
-    /// Items with id < `cursor`, newest first, at most `limit`.
-    func items(before cursor: Int64, limit: Int) throws -> [Item]
-    /// Items with id > `cursor`, newest first, at most `limit` (the newest ones).
+    /// Places (items and tombstones) with id < `cursor`, newest first, at most `limit`.
+    func places(before cursor: Int64, limit: Int) throws -> [ItemPlace]
+    /// Places with id > `cursor`, oldest first, at most `limit` (the ones just above the cursor).
+    func oldestPlaces(after cursor: Int64, limit: Int) throws -> [ItemPlace]
+    /// Items (not deleted) with id > `cursor`, newest first, at most `limit` (the newest ones).
     func newestItems(after cursor: Int64, limit: Int) throws -> [Item]
-    /// Items with id > `cursor`, oldest first, at most `limit` (the ones just above the cursor).
-    func oldestItems(after cursor: Int64, limit: Int) throws -> [Item]
-    /// The largest stored item id, nil when there are no items.
+    /// The place `id`, nil when no item ever had it.
+    func place(_ id: Int64) throws -> ItemPlace?
+    /// The largest stored item id (a tombstone's too), nil when there are no items.
     func maxItemID() throws -> Int64?
-    /// The largest stored item id and the feed's identity, as one answer (a shared store's check).
-    func newestAndFeedID() throws -> (newest: Int64?, feedID: FeedID?)
+    /// The last number the feed's sequence handed out (an insert's id or a change's number), 0
+    /// for none: it only grows, across resets too.
+    func sequence() throws -> Int64
+    /// The changes logged after `since`, oldest first, at most `limit`: each item's latest, with
+    /// the item as it is now.
+    func changes(since: Int64, limit: Int) throws -> [Change]
+    /// The items whose latest change is numbered after `since`, with the largest number among
+    /// them (nil: none): what a process that had applied the changes up to `since` has not.
+    func changedItemIDs(since: Int64) throws -> (ids: [Int64], through: Int64?)
+    /// The largest stored item id, the feed's identity and its sequence, as one answer (a
+    /// shared store's check).
+    func newestAndFeedID() throws -> (newest: Int64?, feedID: FeedID?, sequence: Int64)
     /// How many items are stored (a scan: for start-up messages, not for requests).
     func itemCount() throws -> Int64
     /// The stored session, nil when it never refreshed (or expired).
@@ -82,8 +100,19 @@ protocol FeedStoreWriting: FeedStoreReading {
     func insertRows(count: Int, _ make: (Int) -> ItemDraft) throws -> Int64?
     /// Keeps these picture origins, beside those kept already.
     func addPictureOrigins(_ origins: Set<String>) throws
-    /// Deletes every item, session and picture origin and gives the feed the identity `id`: the
-    /// one way a store is reset (see `Feed.reset(unless:refill:)`); ids handed out stay handed out. Where other
+    /// Gives item `id` new fields (`draft.createdAt` is not used), `version` and `editedAt`
+    /// (Unix seconds).
+    func updateItem(_ id: Int64, _ draft: ItemDraft, version: Int64, editedAt: Int64) throws
+    /// Leaves a tombstone in place of item `id`: its fields are emptied, its place stays.
+    func deleteItem(_ id: Int64) throws
+    /// Takes the feed's next sequence number, under the insert lock as an insert's id is (so
+    /// numbers become visible in order), and makes it item `id`'s latest change; returns it.
+    func logChange(of id: Int64) throws -> Int64
+    /// Forgets the oldest changes past the newest `kept`; returns the number of the newest one
+    /// forgotten (nil: none). Callers move the floor (`MetaKey.changesFloor`) to it.
+    func pruneChanges(keeping kept: Int) throws -> Int64?
+    /// Deletes every item, change, session and picture origin and gives the feed the identity `id`: the one way a store
+    /// is reset (see `Feed.reset(unless:refill:)`); ids handed out stay handed out. Where other
     /// processes share the data, they are told of the reset once this transaction commits,
     /// instead of its inserts.
     func resetFeed(to id: FeedID) throws
@@ -102,8 +131,13 @@ protocol FeedStoreWriting: FeedStoreReading {
 }
 
 extension FeedStoreReading {
-    func newestAndFeedID() throws -> (newest: Int64?, feedID: FeedID?) {
-        (try maxItemID(), try storedFeedID())
+    func newestAndFeedID() throws -> (newest: Int64?, feedID: FeedID?, sequence: Int64) {
+        (try maxItemID(), try storedFeedID(), try sequence())
+    }
+
+    /// Below this, the change log no longer holds every change (0: it holds them all).
+    func changesFloor() throws -> Int64 {
+        Int64(try metaDouble(MetaKey.changesFloor) ?? 0)
     }
 }
 

@@ -15,4 +15,13 @@ struct SessionRecord: Sendable, Equatable {
     let lastSeenID: Int64
     let refreshCount: Int
     let lastActive: Double
+    /// The feed's sequence its last refresh reflected: where its next one's changes start (0:
+    /// none known).
+    var lastSequence: Int64 = 0
+}
+
+/// One place of the feed as stored: an item, or the tombstone its deletion left (`item` nil).
+struct ItemPlace: Sendable, Equatable {
+    let id: Int64
+    let item: Item?
 }

@@ -6,26 +6,34 @@ protocol StoreRow {
     func int64(_ column: Int32) -> Int64
     func double(_ column: Int32) -> Double
     func string(_ column: Int32) -> String
+    func isNull(_ column: Int32) -> Bool
 }
 
-extension Item {
+extension ItemPlace {
     /// The columns `init(row:)` reads, in its order: every store selects exactly these.
-    static let storedColumns = "id, title, body, author, created_at, user_fields"
+    static let storedColumns = "id, title, body, author, created_at, user_fields, version, edited_at, deleted"
 
-    /// An item from a row of `storedColumns`; `created_at` is stored as whole Unix seconds.
+    /// A place from a row of `storedColumns`; times are stored as whole Unix seconds.
     init(row: some StoreRow) {
-        self.init(id: row.int64(0), title: row.string(1), body: row.string(2), author: row.string(3),
-                  createdAt: Date(timeIntervalSince1970: Double(row.int64(4))), userFields: row.string(5))
+        let id = row.int64(0)
+        guard row.int64(8) == 0 else {
+            self.init(id: id, item: nil)
+            return
+        }
+        self.init(id: id, item: Item(id: id, title: row.string(1), body: row.string(2), author: row.string(3),
+                                     createdAt: Date(timeIntervalSince1970: Double(row.int64(4))), userFields: row.string(5),
+                                     version: row.int64(6),
+                                     editedAt: row.isNull(7) ? nil : Date(timeIntervalSince1970: Double(row.int64(7)))))
     }
 }
 
 extension SessionRecord {
     /// The columns `init(row:)` reads, in its order (the id is the key, not read back).
-    static let storedColumns = "last_updated, last_seen_id, refresh_count, last_active"
+    static let storedColumns = "last_updated, last_seen_id, refresh_count, last_active, last_sequence"
 
     /// A session from a row of `storedColumns`.
     init(row: some StoreRow) {
         self.init(lastUpdated: row.double(0), lastSeenID: row.int64(1), refreshCount: Int(row.int64(2)),
-                  lastActive: row.double(3))
+                  lastActive: row.double(3), lastSequence: row.int64(4))
     }
 }

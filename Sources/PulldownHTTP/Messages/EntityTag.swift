@@ -21,6 +21,15 @@ public enum EntityTag {
         }
     }
 
+    /// Whether `If-Match` names `etag` (strong comparison, RFC 9110 13.1.1: a weak tag never
+    /// matches), or is `*` (any current representation).
+    public static func matches(ifMatch header: String, etag: String) -> Bool {
+        header.split(separator: ",").contains { candidate in
+            let tag = candidate.trimmingSpaces()
+            return tag == "*" || (!tag.hasPrefix("W/") && tag == etag)
+        }
+    }
+
     private static func opaque<S: StringProtocol>(_ tag: S) -> Substring {
         let text = Substring(tag)
         return text.hasPrefix("W/") ? text.dropFirst(2) : text

@@ -99,12 +99,13 @@ def test_the_keyboard_opens_the_panel_moves_through_its_controls_and_closes_it(s
     expect(panel).to_be_visible()
     expect(field(tab, "delayMs")).not_to_have_value("")
     reached = [control(tab)]
-    for _ in range(9):
+    for _ in range(12):
         tab.page.keyboard.press("Tab")
         reached.append(control(tab))
     # This device's presets are one radio group: one stop, its arrows move between them.
     assert reached == ["Close", "profile", "delayMs", "jitterMs", "failRate", "status", "Fail the next refresh",
-                       "Fail the next page", "newItemsEvery", "Add 3 items now"]
+                       "Fail the next page", "newItemsEvery", "Add 3 items now", "editsPerMinute", "deletesPerMinute",
+                       "Edit 3, delete 1 now"]
     tab.page.keyboard.press("Escape")
     expect(panel).to_be_hidden()
     assert focused(tab) == "demo"
@@ -115,13 +116,14 @@ def test_every_control_has_a_label_that_a_screen_reader_reads(start_server, desk
     open_panel(tab)
     page = tab.page
     for name, label in [("delayMs", "Delay (ms)"), ("jitterMs", "Jitter (ms)"), ("failRate", "Failure rate"),
-                        ("newItemsEvery", "Every (s, 0: never)")]:
+                        ("newItemsEvery", "Every (s, 0: never)"), ("editsPerMinute", "Edits a minute"),
+                        ("deletesPerMinute", "Deletions a minute")]:
         expect(page.get_by_role("spinbutton", name=label)).to_have_attribute("name", name)
     expect(page.get_by_role("combobox", name="Status")).to_have_value("503")
     expect(page.get_by_role("group", name="This device").get_by_role("radio")).to_have_count(4)
     expect(page.get_by_role("radio", name="None")).to_be_checked()
     expect(page.get_by_role("radio", name="3G")).to_have_attribute("value", "3g")
-    for name in ["Close", "Fail the next refresh", "Fail the next page", "Add 3 items now"]:
+    for name in ["Close", "Fail the next refresh", "Fail the next page", "Add 3 items now", "Edit 3, delete 1 now"]:
         expect(page.get_by_role("button", name=name, exact=True)).to_be_visible()
 
 
@@ -298,3 +300,23 @@ def test_beyond_loopback_a_wrong_token_is_said_in_the_panel(start_server, deskto
     tab.page.click("#demo")
     expect(say(tab)).to_have_text("The demo token was not accepted. Open the presenter's link again.")
     assert call(server, "GET", "/api/demo").status == 401
+
+
+def test_the_panel_turns_churn_on_and_edits_and_deletes_items_now(start_server, desktop):
+    server = start_server(seed="20")
+    tab = desktop(server).open()
+    open_panel(tab)
+    edits = field(tab, "editsPerMinute")
+    expect(edits).to_have_value("0")
+    assert edits.get_attribute("max") == "60000", "the range the OpenAPI document gives"
+    with tab.page.expect_response(lambda r: r.request.method == "PATCH") as sent:
+        edits.fill("30")
+        edits.press("Enter")
+    assert sent.value.status == 200
+    assert http_json(server, "GET", "/api/demo")[2]["editsPerMinute"] == 30
+    with tab.page.expect_response(lambda r: r.url.endswith("/api/demo/churn")) as churned:
+        tab.page.get_by_role("button", name="Edit 3, delete 1 now", exact=True).click()
+    kinds = sorted(change["type"] for change in churned.value.json()["changed"])
+    assert kinds == ["deleted", "updated", "updated", "updated"]
+    expect(tab.page.locator(f"{DIALOG} .demo-say")).to_have_text("3 items edited, 1 deleted.")
+    assert tab.errors == []

@@ -73,10 +73,15 @@ def wheel_down(tab, past_y):
     while tab.page.evaluate("scrollY") < past_y:
         tab.page.mouse.wheel(0, 600)
         tab.frames()
-    # at rest: the window has followed the last scroll
+    at_rest(tab)
+    tab.frames()   # the window has followed the last scroll
+
+
+def at_rest(tab):
+    """Waits until the page has stopped scrolling: scrollY the same across 200 ms and a frame (a
+    flick's scrollend can come while the fling still moves the page on a busy machine)."""
     tab.page.wait_for_function("""() => new Promise(r => { const y = scrollY;
         setTimeout(() => requestAnimationFrame(() => r(scrollY === y)), 200); })""")
-    tab.frames()
 
 
 def test_a_post_from_outside_shows_the_pill_without_moving_anything_and_a_pull_brings_it(start_server, phone):

@@ -55,4 +55,5 @@ struct PGRow: StoreRow {
     func int64(_ column: Int32) -> Int64 { result.int64(index, Int(column)) }
     func double(_ column: Int32) -> Double { result.double(index, Int(column)) }
     func string(_ column: Int32) -> String { result.string(index, Int(column)) }
+    func isNull(_ column: Int32) -> Bool { result.isNull(index, Int(column)) }
 }

@@ -6,6 +6,8 @@ final class PGTransaction: FeedStoreWriting, KeysetItemReading {
     /// Whether this transaction reset the feed (`resetFeed(to:)`): the other processes hear of
     /// that instead of its inserts, which are the new feed.
     private(set) var didResetFeed = false
+    /// The largest change number this transaction logged (since its reset, if it made one).
+    private(set) var changedUpTo: Int64?
 
     /// Whether this transaction holds the insert lock.
     private var holdsInsertLock = false
@@ -40,16 +42,23 @@ final class PGTransaction: FeedStoreWriting, KeysetItemReading {
 
     static let itemQueries = ItemQueries(cursor: "$1::bigint", limit: "$2::bigint")
 
-    func fetchItems(_ sql: String, cursor: Int64, limit: Int) throws -> [Item] {
+    func fetchPlaces(_ sql: String, cursor: Int64, limit: Int) throws -> [ItemPlace] {
         let result = try connection.query(sql, [.int(cursor), .int(Int64(limit))])
-        return (0..<result.rowCount).map { Item(row: PGRow(result: result, index: $0)) }
+        return (0..<result.rowCount).map { ItemPlace(row: PGRow(result: result, index: $0)) }
+    }
+
+    func fetchChanges(_ sql: String, since: Int64, limit: Int) throws -> [Change] {
+        let result = try connection.query(sql, [.int(since), .int(Int64(limit))])
+        return (0..<result.rowCount).map { ChangeRow(row: PGRow(result: result, index: $0)).change }
     }
 
     /// One statement, so a shared store's check costs one round trip.
-    func newestAndFeedID() throws -> (newest: Int64?, feedID: FeedID?) {
-        let result = try connection.query("SELECT (SELECT max(id) FROM items), (SELECT bytes FROM meta WHERE key = $1::text)",
-                                          [.text(MetaKey.feedID)])
-        return (result.isNull(0, 0) ? nil : result.int64(0, 0), result.isNull(0, 1) ? nil : FeedID(bytes: result.bytes(0, 1)))
+    func newestAndFeedID() throws -> (newest: Int64?, feedID: FeedID?, sequence: Int64) {
+        let result = try connection.query("""
+            SELECT (SELECT max(id) FROM items), (SELECT bytes FROM meta WHERE key = $1::text), (SELECT last_id FROM item_ids)
+            """, [.text(MetaKey.feedID)])
+        return (result.isNull(0, 0) ? nil : result.int64(0, 0), result.isNull(0, 1) ? nil : FeedID(bytes: result.bytes(0, 1)),
+                result.int64(0, 2))
     }
 
     func maxItemID() throws -> Int64? {
@@ -59,7 +68,7 @@ final class PGTransaction: FeedStoreWriting, KeysetItemReading {
     }
 
     func itemCount() throws -> Int64 {
-        try connection.query("SELECT count(*) FROM items").int64(0, 0)
+        try connection.query("SELECT count(*) FROM items WHERE deleted = 0").int64(0, 0)
     }
 
     func insertRows(count: Int, _ make: (Int) -> ItemDraft) throws -> Int64? {
@@ -102,10 +111,56 @@ final class PGTransaction: FeedStoreWriting, KeysetItemReading {
     }
 
     func resetFeed(to id: FeedID) throws {
-        try connection.execute("DELETE FROM items; DELETE FROM sessions; DELETE FROM picture_origins")
+        try connection.execute("DELETE FROM items; DELETE FROM changes; DELETE FROM sessions; DELETE FROM picture_origins")
         try setMeta(MetaKey.feedID, bytes: id.bytes)
         didResetFeed = true
         insertedUpTo = nil
+        changedUpTo = nil
+    }
+
+    // MARK: Changes
+
+    /// `item_ids`' counter: every id and every change number came from it.
+    func sequence() throws -> Int64 {
+        try connection.query("SELECT last_id FROM item_ids").int64(0, 0)
+    }
+
+    func changedItemIDs(since: Int64) throws -> (ids: [Int64], through: Int64?) {
+        let result = try connection.query("SELECT item_id, sequence FROM changes WHERE sequence > $1::bigint", [.int(since)])
+        let ids = (0..<result.rowCount).map { result.int64($0, 0) }
+        let through = (0..<result.rowCount).map { result.int64($0, 1) }.max()
+        return (ids, through)
+    }
+
+    func updateItem(_ id: Int64, _ draft: ItemDraft, version: Int64, editedAt: Int64) throws {
+        try connection.query("""
+            UPDATE items SET title = $2::text, body = $3::text, author = $4::text, user_fields = $5::text,
+                version = $6::bigint, edited_at = $7::bigint
+            WHERE id = $1::bigint
+            """, [.int(id), .text(draft.title), .text(draft.body), .text(draft.author), .text(draft.userFields),
+                  .int(version), .int(editedAt)])
+    }
+
+    func deleteItem(_ id: Int64) throws {
+        try connection.query(SQLForChanges.tombstone("$1::bigint"), [.int(id)])
+    }
+
+    func logChange(of id: Int64) throws -> Int64 {
+        // Under the insert lock, like an id: numbers become visible strictly in order.
+        try lockForInserts()
+        let number = try connection.query("UPDATE item_ids SET last_id = last_id + 1 RETURNING last_id").int64(0, 0)
+        try connection.query("DELETE FROM changes WHERE item_id = $1::bigint", [.int(id)])
+        try connection.query("INSERT INTO changes(sequence, item_id) VALUES ($1::bigint, $2::bigint)", [.int(number), .int(id)])
+        changedUpTo = max(changedUpTo ?? number, number)
+        return number
+    }
+
+    func pruneChanges(keeping kept: Int) throws -> Int64? {
+        let found = try connection.query(SQLForChanges.pruneCutoff("$1::bigint"), [.int(Int64(kept))])
+        guard found.rowCount == 1 else { return nil }
+        let cutoff = found.int64(0, 0)
+        try connection.query("DELETE FROM changes WHERE sequence <= $1::bigint", [.int(cutoff)])
+        return cutoff
     }
 
     // MARK: Picture origins
@@ -126,10 +181,11 @@ final class PGTransaction: FeedStoreWriting, KeysetItemReading {
     private static let selectSession = "SELECT \(SessionRecord.storedColumns) FROM sessions WHERE id = $1::bytea"
     private static let upsertSession = """
         INSERT INTO sessions(id, \(SessionRecord.storedColumns))
-        VALUES ($1::bytea, $2::float8, $3::bigint, $4::bigint, $5::float8)
+        VALUES ($1::bytea, $2::float8, $3::bigint, $4::bigint, $5::float8, $6::bigint)
         ON CONFLICT (id) DO UPDATE SET
             last_updated = excluded.last_updated, last_seen_id = excluded.last_seen_id,
-            refresh_count = excluded.refresh_count, last_active = excluded.last_active
+            refresh_count = excluded.refresh_count, last_active = excluded.last_active,
+            last_sequence = excluded.last_sequence
         """
 
     func session(_ id: SessionID) throws -> SessionRecord? {
@@ -140,7 +196,8 @@ final class PGTransaction: FeedStoreWriting, KeysetItemReading {
 
     func saveSession(_ id: SessionID, _ record: SessionRecord) throws {
         try connection.query(Self.upsertSession, [.bytes(id.bytes), .double(record.lastUpdated), .int(record.lastSeenID),
-                                                  .int(Int64(record.refreshCount)), .double(record.lastActive)])
+                                                  .int(Int64(record.refreshCount)), .double(record.lastActive),
+                                                  .int(record.lastSequence)])
     }
 
     func deleteSessions(lastActiveBefore cutoff: Double) throws -> Int {

@@ -7,7 +7,8 @@ enum PostgresSchema {
     static let versionKey = "schema_version"
 
     static let migrations = SchemaMigrations<PGConnection>(
-        steps: [{ try $0.execute(version1) }, { try $0.execute(version2) }, { try $0.execute(version3) }, version4],
+        steps: [{ try $0.execute(version1) }, { try $0.execute(version2) }, { try $0.execute(version3) }, version4,
+                { try $0.execute(version5) }],
         readVersion: version,
         writeVersion: { connection, version in
             try connection.query("""
@@ -93,5 +94,20 @@ enum PostgresSchema {
             start_value double precision NOT NULL   -- the start-up value, which a reset restores
         );
         INSERT INTO meta(key, number) VALUES ('\(MetaKey.demoKnobsRevision)', 0);
+        """
+
+    /// Items that change, as SQLite's version 5: a version, the time of the last edit, a
+    /// tombstone for a deletion, and the change log, one row an item, numbered from `item_ids`
+    /// so that inserts, edits and deletions share one sequence; a session keeps the sequence its
+    /// last refresh reflected.
+    private static let version5 = """
+        ALTER TABLE items ADD COLUMN version bigint NOT NULL DEFAULT 1;
+        ALTER TABLE items ADD COLUMN edited_at bigint;                 -- Unix seconds, UTC; NULL until edited
+        ALTER TABLE items ADD COLUMN deleted smallint NOT NULL DEFAULT 0;
+        CREATE TABLE changes(
+            sequence bigint PRIMARY KEY,       -- from item_ids, like the ids
+            item_id bigint NOT NULL UNIQUE     -- updated, or deleted if the item is
+        );
+        ALTER TABLE sessions ADD COLUMN last_sequence bigint NOT NULL DEFAULT 0;
         """
 }

@@ -21,7 +21,9 @@ import Foundation
 ///
 /// **Other processes' inserts** reach this process through LISTEN/NOTIFY (see `PGListener`): a
 /// committed insert notifies `pulldown_items` with its largest id, and `Feed` moves its caches.
-/// Reads always go to the database, so nothing cached can hide an item. A change of the shared
+/// Reads always go to the database, so nothing cached can hide an item. An edit or a deletion
+/// notifies `pulldown_changes` with its number, and the others read the change log from there.
+/// A change of the shared
 /// demo knobs notifies `pulldown_demo_knobs` the same way (see `PostgresStore+DemoKnobs.swift`).
 ///
 /// **Lost connections**: calls fail with `StoreError` while the server is away, and dead
@@ -45,6 +47,8 @@ final class PostgresStore: FeedStore {
     static let demoKnobsChannel = "pulldown_demo_knobs"
     /// A reset: the feed has a new identity (`FeedID`), and the newest id it left (0: none).
     static let feedChannel = "pulldown_feed"
+    /// Edits and deletions: the largest change number committed (see `Change`).
+    static let changesChannel = "pulldown_changes"
 
     /// Connects, creates or upgrades the schema, and starts listening for other processes' inserts.
     ///
@@ -59,7 +63,7 @@ final class PostgresStore: FeedStore {
             try PostgresSchema.migrate(first)
             self.location = settings.location
             self.pool = PGPool(settings: settings, first: first)
-            self.listener = try PGListener(settings: settings, channels: [Self.itemsChannel, Self.demoKnobsChannel, Self.feedChannel],
+            self.listener = try PGListener(settings: settings, channels: [Self.itemsChannel, Self.demoKnobsChannel, Self.feedChannel, Self.changesChannel],
                                            instance: instance)
         } catch {
             throw StoreError.opening(error, at: PGSettings.masked(url))
@@ -85,13 +89,16 @@ final class PostgresStore: FeedStore {
         try inTransaction { connection in
             let transaction = PGTransaction(connection: connection)
             let result = try body(transaction)
-            // A reset's inserts are the new feed: the others hear of the reset alone.
             // A reset's inserts are the new feed: the others hear of the reset alone, with the
             // newest id it left.
             if transaction.didResetFeed {
                 try notify(Self.feedChannel, transaction.insertedUpTo ?? 0, on: connection)
             } else if let newest = transaction.insertedUpTo {
                 try notify(Self.itemsChannel, newest, on: connection)
+            }
+            // The others read the log from what they had applied: the number is enough.
+            if let changed = transaction.changedUpTo {
+                try notify(Self.changesChannel, changed, on: connection)
             }
             return result
         }
@@ -144,6 +151,10 @@ final class PostgresStore: FeedStore {
 
     func observeForeignResets(_ handler: @escaping @Sendable (Int64?) -> Void) {
         observe(Self.feedChannel, handler)
+    }
+
+    func observeForeignChanges(_ handler: @escaping @Sendable (Int64?) -> Void) {
+        observe(Self.changesChannel, handler)
     }
 
     /// Runs SQL text on a pooled connection; for tests and maintenance.

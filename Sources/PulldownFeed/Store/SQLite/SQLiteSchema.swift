@@ -3,7 +3,7 @@
 /// To change the layout, append a step to `migrations` (see `SchemaMigrations`).
 enum SQLiteSchema {
     static let migrations = SchemaMigrations<SQLiteConnection>(
-        steps: [version1, version2, version3, version4],
+        steps: [version1, version2, version3, version4, version5],
         readVersion: userVersion,
         writeVersion: { connection, version in try connection.execute("PRAGMA user_version = \(version)") })
 
@@ -69,5 +69,23 @@ enum SQLiteSchema {
             return origins
         }
         try SQLiteTransaction(connection: connection).addPictureOrigins(origins)
+    }
+
+    /// Items that change: a version and the time of the last edit, a tombstone for a deletion
+    /// (its place stays, so pages keep theirs and cursors naming it stay valid), and the change
+    /// log, one row an item (its latest change), numbered from the items' own id counter
+    /// (`sqlite_sequence`) so that inserts, edits and deletions share one sequence. A session
+    /// keeps the sequence its last refresh reflected (0: none known).
+    private static func version5(_ connection: SQLiteConnection) throws {
+        try connection.execute("""
+            ALTER TABLE items ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+            ALTER TABLE items ADD COLUMN edited_at INTEGER;              -- Unix seconds, UTC; NULL until edited
+            ALTER TABLE items ADD COLUMN deleted INTEGER NOT NULL DEFAULT 0;
+            CREATE TABLE changes(
+                sequence INTEGER PRIMARY KEY,        -- from sqlite_sequence, like the ids
+                item_id INTEGER NOT NULL UNIQUE      -- updated, or deleted if the item is
+            );
+            ALTER TABLE sessions ADD COLUMN last_sequence INTEGER NOT NULL DEFAULT 0;
+            """)
     }
 }

@@ -1,3 +1,5 @@
+import CSQLite
+
 /// The `FeedStore` operations on one SQLite connection: inside the transaction `SQLiteStore.write`
 /// opened, or on a read connection for `SQLiteStore.read`.
 struct SQLiteTransaction: FeedStoreWriting, KeysetItemReading {
@@ -13,16 +15,28 @@ struct SQLiteTransaction: FeedStoreWriting, KeysetItemReading {
 
     static let itemQueries = ItemQueries(cursor: "?1", limit: "?2")
 
-    func fetchItems(_ sql: String, cursor: Int64, limit: Int) throws -> [Item] {
+    func fetchPlaces(_ sql: String, cursor: Int64, limit: Int) throws -> [ItemPlace] {
         try connection.withStatement(sql) { statement in
             try statement.bind(1, cursor)
             try statement.bind(2, limit)
-            var items: [Item] = []
-            items.reserveCapacity(limit)
+            var places: [ItemPlace] = []
+            places.reserveCapacity(limit)
             while try statement.step() {
-                items.append(Item(row: statement))
+                places.append(ItemPlace(row: statement))
             }
-            return items
+            return places
+        }
+    }
+
+    func fetchChanges(_ sql: String, since: Int64, limit: Int) throws -> [Change] {
+        try connection.withStatement(sql) { statement in
+            try statement.bind(1, since)
+            try statement.bind(2, limit)
+            var changes: [Change] = []
+            while try statement.step() {
+                changes.append(ChangeRow(row: statement).change)
+            }
+            return changes
         }
     }
 
@@ -34,7 +48,7 @@ struct SQLiteTransaction: FeedStoreWriting, KeysetItemReading {
     }
 
     func itemCount() throws -> Int64 {
-        try connection.withStatement("SELECT count(*) FROM items") { statement in
+        try connection.withStatement("SELECT count(*) FROM items WHERE deleted = 0") { statement in
             try statement.step() ? statement.int64(0) : 0
         }
     }
@@ -58,7 +72,7 @@ struct SQLiteTransaction: FeedStoreWriting, KeysetItemReading {
     }
 
     func resetFeed(to id: FeedID) throws {
-        try connection.execute("DELETE FROM items; DELETE FROM sessions; DELETE FROM picture_origins")
+        try connection.execute("DELETE FROM items; DELETE FROM changes; DELETE FROM sessions; DELETE FROM picture_origins")
         try setMeta(MetaKey.feedID, bytes: id.bytes)
     }
 
@@ -81,15 +95,92 @@ struct SQLiteTransaction: FeedStoreWriting, KeysetItemReading {
         }
     }
 
+    // MARK: Changes
+
+    /// The items' AUTOINCREMENT counter: every id and every change number came from it.
+    func sequence() throws -> Int64 {
+        try connection.withStatement("SELECT seq FROM sqlite_sequence WHERE name = 'items'") { statement in
+            try statement.step() ? statement.int64(0) : 0
+        }
+    }
+
+    func changedItemIDs(since: Int64) throws -> (ids: [Int64], through: Int64?) {
+        try connection.withStatement("SELECT item_id, sequence FROM changes WHERE sequence > ?1") { statement in
+            try statement.bind(1, since)
+            var ids: [Int64] = []
+            var through: Int64?
+            while try statement.step() {
+                ids.append(statement.int64(0))
+                through = max(through ?? 0, statement.int64(1))
+            }
+            return (ids, through)
+        }
+    }
+
+    func updateItem(_ id: Int64, _ draft: ItemDraft, version: Int64, editedAt: Int64) throws {
+        try connection.withStatement("""
+            UPDATE items SET title = ?2, body = ?3, author = ?4, user_fields = ?5, version = ?6, edited_at = ?7
+            WHERE id = ?1
+            """) { statement in
+            try statement.bind(1, id)
+            try statement.bind(2, draft.title)
+            try statement.bind(3, draft.body)
+            try statement.bind(4, draft.author)
+            try statement.bind(5, draft.userFields)
+            try statement.bind(6, version)
+            try statement.bind(7, editedAt)
+            try statement.step()
+        }
+    }
+
+    func deleteItem(_ id: Int64) throws {
+        try connection.withStatement(SQLForChanges.tombstone("?1")) { statement in
+            try statement.bind(1, id)
+            try statement.step()
+        }
+    }
+
+    func logChange(of id: Int64) throws -> Int64 {
+        // Moving the AUTOINCREMENT counter by hand is allowed, and the next insert goes on from it.
+        let number = try connection.withStatement("UPDATE sqlite_sequence SET seq = seq + 1 WHERE name = 'items' RETURNING seq") { statement in
+            guard try statement.step() else { throw SQLiteError(code: SQLITE_CORRUPT, message: "the items' id counter is missing") }
+            return statement.int64(0)
+        }
+        try connection.withStatement("DELETE FROM changes WHERE item_id = ?1") { statement in
+            try statement.bind(1, id)
+            try statement.step()
+        }
+        try connection.withStatement("INSERT INTO changes(sequence, item_id) VALUES (?1, ?2)") { statement in
+            try statement.bind(1, number)
+            try statement.bind(2, id)
+            try statement.step()
+        }
+        return number
+    }
+
+    func pruneChanges(keeping kept: Int) throws -> Int64? {
+        let cutoff = try connection.withStatement(SQLForChanges.pruneCutoff("?1")) { statement -> Int64? in
+            try statement.bind(1, kept)
+            return try statement.step() ? statement.int64(0) : nil
+        }
+        guard let cutoff else { return nil }
+        try connection.withStatement("DELETE FROM changes WHERE sequence <= ?1") { statement in
+            try statement.bind(1, cutoff)
+            try statement.step()
+        }
+        return cutoff
+    }
+
     // MARK: Sessions
 
     private static let selectSession = "SELECT \(SessionRecord.storedColumns) FROM sessions WHERE id = ?1"
     private static let upsertSession = """
         INSERT INTO sessions(id, \(SessionRecord.storedColumns))
-        VALUES (?1, ?2, ?3, ?4, ?5)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6)
         ON CONFLICT(id) DO UPDATE SET
             last_updated = excluded.last_updated, last_seen_id = excluded.last_seen_id,
-            refresh_count = excluded.refresh_count, last_active = excluded.last_active
+            refresh_count = excluded.refresh_count, last_active = excluded.last_active,
+            last_sequence = excluded.last_sequence
         """
 
     func session(_ id: SessionID) throws -> SessionRecord? {
@@ -107,6 +198,7 @@ struct SQLiteTransaction: FeedStoreWriting, KeysetItemReading {
             try statement.bind(3, record.lastSeenID)
             try statement.bind(4, record.refreshCount)
             try statement.bind(5, record.lastActive)
+            try statement.bind(6, record.lastSequence)
             try statement.step()
         }
     }
