@@ -71,7 +71,12 @@ final class PostgresStoreTests: XCTestCase {
                     ][index])
                 }
             }
-            try PostgresBackend().execute("DROP TABLE picture_origins; UPDATE meta SET number = 3 WHERE key = 'schema_version'", on: store)
+            // Back to the version 3 layout: without version 5's changes and version 4's origins.
+            try PostgresBackend().execute("""
+                ALTER TABLE items DROP COLUMN version, DROP COLUMN edited_at, DROP COLUMN deleted; DROP TABLE changes;
+                ALTER TABLE sessions DROP COLUMN last_sequence;
+                DROP TABLE picture_origins; UPDATE meta SET number = 3 WHERE key = 'schema_version'
+                """, on: store)
         }
         let store = try PostgresStore(url: url, poolSize: 1)
         XCTAssertEqual(try store.read { try $0.pictureOrigins() }, ["https://cdn.example"])
