@@ -12,6 +12,9 @@ public struct ClientFacts: Sendable {
     public private(set) var walkedTo: Int64?
     /// The page size it walks with.
     public private(set) var walkLimit: Int?
+    /// The newest point of the feed's sequence a page or a refresh it was given reflected
+    /// (`changes`): what it holds is at least that new.
+    public private(set) var changesHeld: Int64?
     /// The last answer that gave it items (a page or a refresh).
     public private(set) var itemsFrom: ObservedRequest?
     /// The last event stream it opened (answered 200).
@@ -48,6 +51,7 @@ public struct ClientFacts: Sendable {
     mutating func take(_ request: ObservedRequest) {
         let answer = request.answer
         if let named = answer.feed { feed = named }
+        if request.status == 200, let changes = answer.changes { changesHeld = max(changesHeld ?? changes, changes) }
         if request.status == 200, let newest = answer.newestID {
             itemsFrom = request
             switch request.ask {

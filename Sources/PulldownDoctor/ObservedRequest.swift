@@ -16,8 +16,9 @@ public struct ObservedRequest: Sendable {
         case page(Cursor, limit: Int)
         /// `GET /api/items/{id}`.
         case item(Int64)
-        /// `POST /api/refresh`, from `after` (nil: none sent).
-        case refresh(after: Int64?)
+        /// `POST /api/refresh`, from `after`, with the edits and deletions since `changes` (nil:
+        /// none sent).
+        case refresh(after: Int64?, changes: Int64? = nil)
         /// `GET /api/events`, its cursors as sent: the `Last-Event-ID` header and `after=`.
         case stream(lastEventID: Int64?, after: Int64?)
         /// Anything else (any HEAD, a session, a post, a malformed query): kept in the timeline,
@@ -39,15 +40,21 @@ public struct ObservedRequest: Sendable {
         public var nextBefore: Int64?
         /// The feed the answer named (`feed`), its 16 hex digits as a number.
         public var feed: UInt64?
+        /// The point of the feed's sequence (inserts, edits, deletions) the answer reflects (`changes`).
+        public var changes: Int64?
+        /// A refresh's `changed` held at least one edit or deletion.
+        public var listedChanges: Bool?
 
         public init(retryAfter: Int? = nil, hasMore: Bool? = nil, gap: Bool? = nil, newestID: Int64? = nil,
-                    nextBefore: Int64? = nil, feed: UInt64? = nil) {
+                    nextBefore: Int64? = nil, feed: UInt64? = nil, changes: Int64? = nil, listedChanges: Bool? = nil) {
             self.retryAfter = retryAfter
             self.hasMore = hasMore
             self.gap = gap
             self.newestID = newestID
             self.nextBefore = nextBefore
             self.feed = feed
+            self.changes = changes
+            self.listedChanges = listedChanges
         }
     }
 

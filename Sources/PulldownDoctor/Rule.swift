@@ -33,6 +33,7 @@ public enum Rules {
         RetryTooSoon.self,
         PastTheEnd.self,
         IgnoredGap.self,
+        StaleAfterChange.self,
         RefetchAllPages.self,
         FirstPageOnLoadMore.self,
         DuplicateRequest.self,

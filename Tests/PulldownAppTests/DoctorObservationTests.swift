@@ -23,19 +23,28 @@ final class DoctorObservationTests: XCTestCase {
         var response = HTTPResponse.json(ResponseJSON.page(page, limit: 2, feed: feed, sequence: 42, base: base))
         response.headers.add("Link", API.nextLink(page: page, limit: 2, feed: feed, base: base)!)
         let answer = AnswerReading.answer(response, isList: true)
-        XCTAssertEqual(answer, .init(hasMore: true, newestID: 42, nextBefore: 41, feed: 0x0123456789abcdef))
+        XCTAssertEqual(answer, .init(hasMore: true, newestID: 42, nextBefore: 41, feed: 0x0123456789abcdef, changes: 42))
     }
 
     func testAnEmptyLastPageHasNoNewestIdAndNoNextPage() {
         let page = ItemPage(items: [], direction: .older, hasMore: false)
         let answer = AnswerReading.answer(.json(ResponseJSON.page(page, limit: 10, feed: feed, sequence: 0, base: base)), isList: true)
-        XCTAssertEqual(answer, .init(hasMore: false, newestID: nil, feed: 0x0123456789abcdef))
+        XCTAssertEqual(answer, .init(hasMore: false, newestID: nil, feed: 0x0123456789abcdef, changes: 0))
     }
 
     func testARefreshIsReadForItsGap() {
         let result = RefreshResult(items: [item(60)], gap: true, lastUpdated: Date(timeIntervalSince1970: 0), feedID: feed)
         let answer = AnswerReading.answer(.json(ResponseJSON.refresh(result, base: base)), isList: true)
-        XCTAssertEqual(answer, .init(gap: true, newestID: 60, feed: 0x0123456789abcdef))
+        XCTAssertEqual(answer, .init(gap: true, newestID: 60, feed: 0x0123456789abcdef, changes: 0, listedChanges: false))
+    }
+
+    func testARefreshIsReadForTheSequenceItReflectsAndWhetherItListedChanges() {
+        let edited = Change(sequence: 63, kind: .updated(item(30, fields: #"{"feed":"ffffffffffffffff","changes":1}"#)))
+        let result = RefreshResult(items: [item(61)], gap: false, lastUpdated: Date(timeIntervalSince1970: 0), feedID: feed,
+                                   changes: [edited, Change(sequence: 64, kind: .deleted(29))], sequence: 64)
+        let answer = AnswerReading.answer(.json(ResponseJSON.refresh(result, base: base)), isList: true)
+        XCTAssertEqual(answer, .init(gap: false, newestID: 61, feed: 0x0123456789abcdef, changes: 64, listedChanges: true),
+                       "the refresh's own members, not those of an item it lists")
     }
 
     func testAFailureIsReadForItsRetryAfterOnly() {

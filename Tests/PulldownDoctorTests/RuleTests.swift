@@ -92,6 +92,29 @@ final class RuleTests: XCTestCase {
         }
     }
 
+    func testStaleAfterChangeFiresForARefreshThatDoesNotAskForTheEditsMade() {
+        var c = client()
+        c.send(.newest)                           // reflects 35
+        c.feed.edits = [36, 37]                   // two items it holds changed
+        c.send(.refresh(after: 35), pause: 2)     // nothing new, and nothing said of the edits
+        c.send(.refresh(after: 35, changes: 35), pause: 2)
+        c.send(.refresh(after: 35, changes: 37), pause: 2)
+        XCTAssertEqual(c.fired, ["stale-after-change"])
+    }
+
+    func testStaleAfterChangeIsNotCalledWhereInsertsExplainTheSequenceOrAStreamTellsOfChanges() {
+        var c = client()
+        c.send(.newest)
+        c.feed.newest = 38                        // only inserts since
+        c.send(.refresh(after: 35), pause: 2)
+        var listening = client()
+        listening.send(.newest)
+        listening.send(.stream(lastEventID: nil, after: 35))   // edits arrive as `updated` and `deleted` events
+        listening.feed.edits = [36]
+        listening.send(.refresh(after: 35), pause: 2)
+        XCTAssertEqual(c.fired + listening.fired, [])
+    }
+
     func testRefetchAllPagesFiresForEachHeldPageAskedAfterARefresh() {
         var c = client()
         c.send(.newest)

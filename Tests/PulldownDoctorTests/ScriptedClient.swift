@@ -1,11 +1,16 @@
 import Foundation
 @testable import PulldownDoctor
 
-/// A feed of items 1...newest, answered as the server answers: pages of `limit`, newest first.
+/// A feed of items 1...newest, answered as the server answers: pages of `limit`, newest first;
+/// `edits` are the numbers edits and deletions took, after the inserts of their time.
 struct FakeFeed {
     var newest: Int64
     var limit = 10
     var id: UInt64 = 0xfeed
+    var edits: [Int64] = []
+
+    /// The feed's sequence: the last number an insert, an edit or a deletion took.
+    var sequence: Int64 { max(newest, edits.max() ?? 0) }
 
     func answer(_ ask: ObservedRequest.Ask) -> ObservedRequest.Answer {
         switch ask {
@@ -15,10 +20,13 @@ struct FakeFeed {
             return page(below: id, limit: limit)
         case .page(.after(let id), let limit):
             let top = min(newest, id + Int64(limit))
-            return .init(hasMore: newest > top, newestID: top > id ? top : nil, feed: self.id)
-        case .refresh(let after):
+            return .init(hasMore: newest > top, newestID: top > id ? top : nil, feed: self.id, changes: sequence)
+        case .refresh(let after, let changes):
             let new = newest - (after ?? 0)
-            return .init(gap: new > Int64(limit), newestID: new > 0 ? newest : nil, feed: self.id)
+            // Without `changes` (and without a session that refreshed before), none are listed.
+            let listed = changes.map { since in edits.contains { $0 > since } } ?? false
+            return .init(gap: new > Int64(limit), newestID: new > 0 ? newest : nil, feed: self.id, changes: sequence,
+                         listedChanges: listed)
         default:
             return .init()
         }
@@ -27,7 +35,7 @@ struct FakeFeed {
     private func page(below id: Int64, limit: Int) -> ObservedRequest.Answer {
         let top = min(id - 1, newest), hasMore = top - Int64(limit) > 0
         return .init(hasMore: hasMore, newestID: top > 0 ? top : nil, nextBefore: hasMore ? top - Int64(limit) + 1 : nil,
-                     feed: self.id)
+                     feed: self.id, changes: sequence)
     }
 }
 

@@ -86,6 +86,19 @@ def test_ignored_gap(feed):
     assert c.findings() == {"ignored-gap": 1}
 
 
+def test_stale_after_change(feed):
+    c = Client(feed, "stale-after-change")
+    page, _, _ = c.page()
+    assert call(feed, "PATCH", "/api/items/30", json={"title": "Edited"}, headers={"User-Agent": "editor"}).status == 200
+    assert call(feed, "DELETE", "/api/items/31", headers={"User-Agent": "editor"}).status == 204
+    stale = c.post("/api/refresh", {"after": 35}).json()   # no "changes": the edit and the deletion go unsaid
+    assert stale["changed"] == [] and stale["changes"] > page["changes"]
+    told = c.post("/api/refresh", {"after": 35, "changes": page["changes"]}).json()
+    assert [change["type"] for change in told["changed"]] == ["updated", "deleted"]
+    c.post("/api/refresh", {"after": 35, "changes": told["changes"]})
+    assert c.findings() == {"stale-after-change": 1}
+
+
 def test_refetch_all_pages(feed):
     c = Client(feed, "refetch-all-pages")
     _, second, _ = c.page()
@@ -141,9 +154,9 @@ def test_a_client_that_does_everything_right_gets_no_finding(feed):
     while older:
         page, older, _ = c.page(f"?before={older}")
     assert page["hasMore"] is False
-    # A refresh from the newest item held.
+    # A refresh from the newest item held, asking for the edits and deletions since the pages.
     post_items(feed, 2)
-    refreshed = c.post("/api/refresh", {"after": 35}).json()
+    refreshed = c.post("/api/refresh", {"after": 35, "changes": page["changes"]}).json()
     assert len(refreshed["items"]) == 2 and not refreshed["gap"]
     # Polling with the tag. The pauses are the client's own pacing, which is what is under test:
     # a poll within a second of the last answer is a duplicate.

@@ -14,8 +14,9 @@ enum AnswerReading {
         guard isList, response.status == 200 else { return answer }
         response.body.withUnsafeBufferPointer { body in
             answer.newestID = newestID(in: body)
-            guard let (feed, before) = feed(in: body) else { return }
+            guard let (feed, before, after) = feed(in: body) else { return }
             answer.feed = feed
+            (answer.changes, answer.listedChanges) = changes(startingAt: after)
             answer.hasMore = flag(endingAt: withoutNext(before), Self.hasMore)
             // A refresh: its gap comes before its lastUpdated, `,"lastUpdated":"` and 20 characters and `"`.
             if answer.hasMore == nil, before.count > Self.lastUpdated {
@@ -55,23 +56,54 @@ enum AnswerReading {
     }
 
     /// The feed of `…,"feed":"0123456789abcdef","changes":…`, the answer's own member (the last
-    /// such one: an item's own fields come before it), and the bytes before `,"feed":"`.
-    private static func feed(in body: UnsafeBufferPointer<UInt8>) -> (UInt64, UnsafeBufferPointer<UInt8>)? {
+    /// such one: an item's own fields come before it), the bytes before `,"feed":"`, and those
+    /// from the digits of `changes` on.
+    private static func feed(in body: UnsafeBufferPointer<UInt8>)
+        -> (UInt64, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>)? {
         let key = Self.feedMember, after = Self.changesMember
         var start = body.count - key.count - 16 - after.count
         while start >= 0 {
             defer { start -= 1 }
             guard body[start] == key[0], body[start..<(start + key.count)].elementsEqual(key),
-                  body[(start + key.count + 16)...].starts(with: after) else { continue }
+                  body[(start + key.count + 16)...].starts(with: after),
+                  endsTheAnswer(UnsafeBufferPointer(rebasing: body[(start + key.count + 16 + after.count)...])) else { continue }
             var feed: UInt64 = 0
             for byte in body[(start + key.count)..<(start + key.count + 16)] {
                 guard let nibble = Self.nibble(byte) else { return nil }
                 feed = feed << 4 | UInt64(nibble)
             }
-            return (feed, UnsafeBufferPointer(rebasing: body[..<start]))
+            return (feed, UnsafeBufferPointer(rebasing: body[..<start]),
+                    UnsafeBufferPointer(rebasing: body[(start + key.count + 16 + after.count)...]))
         }
         return nil
     }
+
+    /// `57}` (a page) or `57,"changed":[…]}` (a refresh): the sequence, and for a refresh whether
+    /// it listed any change.
+    private static func changes(startingAt bytes: UnsafeBufferPointer<UInt8>) -> (Int64?, Bool?) {
+        guard let sequence = digits(bytes[...]) else { return (nil, nil) }
+        let rest = bytes[digitCount(bytes)...]
+        guard rest.starts(with: Self.changedMember) else { return (sequence, nil) }
+        return (sequence, !rest.elementsEqual(Self.noneChanged))
+    }
+
+    /// Whether `bytes`, from the digits of a `"changes":` on, end the answer as only its own
+    /// member does: `57}` at the body's end, or `57,"changed":[`. An item's own fields may hold
+    /// the same names; they end otherwise.
+    private static func endsTheAnswer(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = digitCount(bytes)
+        guard count > 0 else { return false }
+        let rest = bytes[count...]
+        return rest.elementsEqual(Self.pageEnd) || rest.starts(with: Self.changedMember)
+    }
+
+    private static func digitCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        bytes.prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }.count
+    }
+
+    private static let pageEnd = Array("}".utf8)
+    private static let changedMember = Array(#","changed":["#.utf8)
+    private static let noneChanged = Array(#","changed":[]}"#.utf8)
 
     /// A page's bytes before its `"feed"` less `,"next":41` (or `null`) at their end.
     private static func withoutNext(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {

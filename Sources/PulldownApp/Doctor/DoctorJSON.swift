@@ -108,7 +108,8 @@ enum DoctorJSON {
         case .page(.before(let id), let limit): "before=\(id), limit=\(limit)"
         case .page(.after(let id), let limit): "after=\(id), limit=\(limit)"
         case .item(let id): "item \(id)"
-        case .refresh(let after): after.map { "refresh after=\($0)" } ?? "refresh"
+        case .refresh(let after, let changes):
+            (after.map { "refresh after=\($0)" } ?? "refresh") + (changes.map { ", changes=\($0)" } ?? "")
         case .stream(let lastEventID, let after):
             lastEventID.map { "stream from Last-Event-ID \($0)" } ?? after.map { "stream after=\($0)" } ?? "stream"
         case .other: nil

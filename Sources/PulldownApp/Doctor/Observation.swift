@@ -42,7 +42,7 @@ enum Observation {
             if let after = number("after") { return .page(.after(after), limit: limit) }
             return .page(.newest, limit: limit)
         case ("POST", "/api/refresh"):
-            return (try? API.refreshParameters(request, pageSize: pageSize)).map { .refresh(after: $0.after) } ?? .other
+            return (try? API.refreshParameters(request, pageSize: pageSize)).map { .refresh(after: $0.after, changes: $0.changes) } ?? .other
         case ("GET", "/api/events"):
             do { _ = try EventsEndpoint.cursor(of: request) } catch { return .other }
             return .stream(lastEventID: request.headers["Last-Event-ID"].flatMap(DecimalDigits.parse),

@@ -24,11 +24,11 @@ public struct IgnoredGap: Rule {
                 // Older than the refresh's `after`: the old list goes on below the hole.
                 if id <= gap.after + 1 { verdict = .mistake(because: gap.answer) }
                 open = nil
-            case .page(.after(let id), _), .refresh(after: .some(let id)):
+            case .page(.after(let id), _), .refresh(after: .some(let id), _):
                 // At or above the new top: past the hole as if it were not there.
                 if let top = gap.top, id >= top { verdict = .mistake(because: gap.answer) }
                 open = nil
-            case .refresh(after: nil):
+            case .refresh(after: nil, _):
                 // From the session's last seen id, which the gap's answer moved to its top.
                 verdict = .mistake(because: gap.answer)
                 open = nil
@@ -36,7 +36,7 @@ public struct IgnoredGap: Rule {
                 break
             }
         }
-        if case .refresh(let after) = request.ask, request.status == 200, request.answer.gap == true {
+        if case .refresh(let after, _) = request.ask, request.status == 200, request.answer.gap == true {
             // Without `after`, the server went on from the session's last seen id: what it held.
             open = (after ?? facts.newestHeld ?? 0, request.answer.newestID, request)
         }
