@@ -129,15 +129,4 @@ class Stream:
 
     def next_items(self, deadline_seconds=10):
         """The next `items` event, skipping `retry` and comments."""
-        return self.next_named("items", deadline_seconds)
-
-    def next_named(self, name, deadline_seconds=10):
-        """The next event called `name`, skipping others, `retry` and comments."""
-        deadline = time.monotonic() + deadline_seconds
-        while time.monotonic() < deadline:
-            event = self.next_event()
-            if event is None:
-                raise ConnectionError(f"the stream ended before a {name} event")
-            if event.fields.get("event") == name:
-                return event
-        raise TimeoutError(f"no {name} event in time")
+        return self.next_named("items", deadline_seconds=deadline_seconds)

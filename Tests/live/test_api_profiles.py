@@ -11,7 +11,7 @@ from datetime import datetime
 
 import pytest
 
-from pulldownkit.client import call, get, http_json
+from pulldownkit.client import call, get, http_json, on_server
 from pulldownkit.events import Stream
 from test_api_openapi import Contract
 from test_api_support import assert_problem, with_session
@@ -67,7 +67,7 @@ def big_picture(start_server, tmp_path):
     (folder / "posts.json").write_text(json.dumps([{"title": "Big", "image": {"url": "big.png", "width": 10, "height": 10}}]))
     server = start_server("--data", str(folder / "posts.json"))
     url = get(server, "/api/items").json()["items"][0]["image"]["url"]
-    return server, url
+    return server, on_server(server, url)
 
 
 def test_a_session_on_3g_gets_its_latency_and_bandwidth_and_the_other_session_stays_fast(big_picture):
