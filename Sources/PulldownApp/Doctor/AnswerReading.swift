@@ -37,6 +37,7 @@ enum AnswerReading {
     private static let feedMember = Array(#","feed":""#.utf8)
     private static let changesMember = Array(#"","changes":"#.utf8)
     private static let nextMember = Array(#","next":"#.utf8)
+    private static let null = Array("null".utf8)
     private static let hasMore = (Array(#","hasMore":true"#.utf8), Array(#","hasMore":false"#.utf8))
     private static let gap = (Array(#","gap":true"#.utf8), Array(#","gap":false"#.utf8))
     private static let lastUpdated = #","lastUpdated":""#.utf8.count + 21
@@ -107,9 +108,12 @@ enum AnswerReading {
 
     /// A page's bytes before its `"feed"` less `,"next":41` (or `null`) at their end.
     private static func withoutNext(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        // The value: `null`, or the digits of a cursor.
         var end = bytes.count
-        while end > 0, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end - 1]) || Array("null".utf8).contains(bytes[end - 1]) {
-            end -= 1
+        if bytes.count >= Self.null.count, bytes[(bytes.count - Self.null.count)...].elementsEqual(Self.null) {
+            end -= Self.null.count
+        } else {
+            while end > 0, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end - 1]) { end -= 1 }
         }
         guard end >= Self.nextMember.count, bytes[(end - Self.nextMember.count)..<end].elementsEqual(Self.nextMember) else { return bytes }
         return UnsafeBufferPointer(rebasing: bytes[..<(end - Self.nextMember.count)])
