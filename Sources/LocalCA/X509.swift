@@ -2,7 +2,7 @@ import CGnuTLS
 import Foundation
 
 /// A failure of GnuTLS, with what was being done and GnuTLS's own words.
-public struct X509Error: Error, CustomStringConvertible {
+struct X509Error: Error, CustomStringConvertible {
     public let description: String
 
     init(_ what: String, _ code: Int32) {

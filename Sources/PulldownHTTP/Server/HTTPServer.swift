@@ -53,7 +53,7 @@ public final class HTTPServer: Sendable {
     }
 
     /// Requests received and not yet finished.
-    public var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
+    var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
 
     /// Stops accepting, lets in-flight requests finish for the grace period, answers any still
     /// waiting with 503, then stops the threads. Safe to call more than once.
