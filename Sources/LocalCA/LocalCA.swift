@@ -90,6 +90,7 @@ public struct LocalCA: Sendable {
         let server: (key: PrivateKey, certificate: Certificate)
         switch ServerCertificatePolicy.decide(stored: described, wanted: names, now: now) {
         case .reuse:
+            // The policy reuses only a stored certificate.
             server = stored!
         case .issue(let reason):
             server = try authority.issue(for: names, now: now)

@@ -52,6 +52,7 @@ final class PrivateKey {
     private static func empty() throws(X509Error) -> PrivateKey {
         var handle: gnutls_x509_privkey_t?
         try check("cannot make a key", gnutls_x509_privkey_init(&handle))
+        // GnuTLS sets the handle whenever the init succeeds.
         return PrivateKey(handle: handle!)
     }
 
@@ -102,6 +103,7 @@ final class Certificate {
     static func empty() throws(X509Error) -> Certificate {
         var handle: gnutls_x509_crt_t?
         try check("cannot make a certificate", gnutls_x509_crt_init(&handle))
+        // GnuTLS sets the handle whenever the init succeeds.
         return Certificate(handle: handle!)
     }
 

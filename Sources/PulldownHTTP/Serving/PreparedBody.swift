@@ -58,7 +58,7 @@ public struct PreparedBody: Sendable {
     /// The answer to `request`: gzip when it accepts it, 304 when its `If-None-Match` names the
     /// tag of what it would get.
     public func response(to request: HTTPRequest) -> HTTPResponse {
-        let variant = gzip != nil && StaticFiles.acceptsGzip(request.headers["Accept-Encoding"]) ? gzip! : plain
+        let variant = gzip.flatMap { StaticFiles.acceptsGzip(request.headers["Accept-Encoding"]) ? $0 : nil } ?? plain
         return HTTPResponse(prepared: variant.full, status: request.alreadyHas(etag: variant.etag) ? 304 : nil)
     }
 }
