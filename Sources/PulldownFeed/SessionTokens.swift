@@ -45,12 +45,9 @@ public struct SessionTokens: Sendable {
         guard token.utf8.count == 64, let bytes = Hex.decode(token) else { return nil }
         let id = SessionID(bytes: Array(bytes[0..<16]))
         let expected = mac(for: id)
-        // Constant time, so response timing does not reveal how many bytes matched. `bytes` holds
-        // 32 (64 hex digits), so it has an address.
-        let same = expected.withUnsafeBytes { a in
-            bytes.withUnsafeBytes { b in nettle_memeql_sec(a.baseAddress, b.baseAddress! + 16, Self.macLength) }
-        }
-        return same != 0 ? id : nil
+        // Constant time, so response timing does not reveal how many bytes matched.
+        let same = bytes[16...].withUnsafeBytes { given in expected.withUnsafeBytes { ConstantTime.equal(given, $0) } }
+        return same ? id : nil
     }
 
     /// The id `token` names, unchecked: to find what is kept for it without computing a MAC.
