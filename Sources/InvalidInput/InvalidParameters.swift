@@ -36,7 +36,8 @@ public extension InvalidParameters {
             oneOf(values.map(String.init))
         }
         public static func oneOf(_ listed: [String]) -> String {
-            "must be " + listed.dropLast().joined(separator: ", ") + " or " + listed.last!
+            guard let last = listed.last else { return "cannot be given" }
+            return listed.count == 1 ? "must be \(last)" : "must be " + listed.dropLast().joined(separator: ", ") + " or " + last
         }
         public static let repeated = "must be given at most once"
         public static let required = "is required"

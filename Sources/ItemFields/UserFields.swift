@@ -8,19 +8,19 @@ import InvalidInput
 /// `maximumDepth`. The one check for a posted item and an entry of a data file.
 public enum UserFields {
     /// The compact JSON of all of an item's own fields together.
-    public static let maximumBytes = 16 * 1024
+    static let maximumBytes = 16 * 1024
     /// Levels of objects and arrays, the item itself counting as one.
     public static let maximumDepth = 8
-    public static let maximumURLLength = 2048
-    public static let maximumAltLength = 1000
-    public static let imageSides: ClosedRange<Int64> = 1...100_000
+    static let maximumURLLength = 2048
+    static let maximumAltLength = 1000
+    static let imageSides: ClosedRange<Int64> = 1...100_000
     /// The fields of `image`.
-    public static let imageKeys = ["url", "width", "height", "alt"]
+    static let imageKeys = ["url", "width", "height", "alt"]
 
     public enum Reason {
         public static let link = "must be an http(s) URL or a path starting with / (at most \(maximumURLLength) characters)"
         public static let object = "must be an object with url, width and height"
-        public static let assigned = "is assigned by the server"
+        static let assigned = "is assigned by the server"
         public static let size = "must be an integer from \(imageSides.lowerBound) to \(imageSides.upperBound)"
         public static let alt = "must be a string of at most \(maximumAltLength) characters"
         public static let tooLarge = "the item's own fields must come to at most \(maximumBytes) bytes of JSON"
@@ -61,7 +61,7 @@ public enum UserFields {
     /// `<`, `>` and `&` as `\u003c`, `\u003e`, `\u0026`, as `JSONWriter` writes them: outside
     /// strings JSON has none, and escaped they can never close a script element that a client
     /// pastes an item's JSON into.
-    public static func htmlSafe(_ json: String) -> String {
+    static func htmlSafe(_ json: String) -> String {
         guard json.utf8.contains(where: { $0 == 0x3C || $0 == 0x3E || $0 == 0x26 }) else { return json }
         return json.replacingOccurrences(of: "<", with: "\\u003c").replacingOccurrences(of: ">", with: "\\u003e")
             .replacingOccurrences(of: "&", with: "\\u0026")

@@ -17,13 +17,13 @@ public struct LocalCA: Sendable {
     /// The root certificate, as PEM and as DER (a `.crt` download, the iOS profile's payload).
     public let rootPEM: String
     public let rootDER: [UInt8]
-    public let rootSHA256: [UInt8]
+    let rootSHA256: [UInt8]
     /// The root's common name, as a phone shows it in its list of certificates.
-    public let rootName: String
+    let rootName: String
     public let serverKeyPEM: String
     public let serverCertificatePEM: String
     /// The names the server certificate covers.
-    public let serverNames: [String]
+    let serverNames: [String]
     /// What this start did, for a line each at start-up ("created …", "issued …").
     public let notes: [String]
 
@@ -90,6 +90,7 @@ public struct LocalCA: Sendable {
         let server: (key: PrivateKey, certificate: Certificate)
         switch ServerCertificatePolicy.decide(stored: described, wanted: names, now: now) {
         case .reuse:
+            // The policy reuses only a stored certificate.
             server = stored!
         case .issue(let reason):
             server = try authority.issue(for: names, now: now)

@@ -2,7 +2,7 @@ import CGnuTLS
 import Foundation
 
 /// A failure of GnuTLS, with what was being done and GnuTLS's own words.
-public struct X509Error: Error, CustomStringConvertible {
+struct X509Error: Error, CustomStringConvertible {
     public let description: String
 
     init(_ what: String, _ code: Int32) {
@@ -52,6 +52,7 @@ final class PrivateKey {
     private static func empty() throws(X509Error) -> PrivateKey {
         var handle: gnutls_x509_privkey_t?
         try check("cannot make a key", gnutls_x509_privkey_init(&handle))
+        // GnuTLS sets the handle whenever the init succeeds.
         return PrivateKey(handle: handle!)
     }
 
@@ -102,6 +103,7 @@ final class Certificate {
     static func empty() throws(X509Error) -> Certificate {
         var handle: gnutls_x509_crt_t?
         try check("cannot make a certificate", gnutls_x509_crt_init(&handle))
+        // GnuTLS sets the handle whenever the init succeeds.
         return Certificate(handle: handle!)
     }
 

@@ -32,7 +32,9 @@ enum DataEntry {
             if createdAt == nil { invalid.add("createdAt", "must be an RFC 3339 date-time like 2026-05-01T12:00:00Z") }
         }
         if let problem = invalid.all.first { try refuse("\(problem.name) \(problem.reason)") }
-        return ImportedItem(new: NewItem(title: title!, body: body ?? "", author: author, userFields: userFields),
+        // A missing title is among the problems above; this only tells the compiler.
+        guard let title else { try refuse("title \(InvalidParameters.Reason.required)") }
+        return ImportedItem(new: NewItem(title: title, body: body ?? "", author: author, userFields: userFields),
                             createdAt: createdAt)
     }
 
@@ -48,22 +50,5 @@ enum DataEntry {
         }
         json_object_set(object, sourceID, id)
         json_object_del(object, "id")
-    }
-}
-
-/// RFC 3339 date-times, with or without fractional seconds, any offset.
-enum RFC3339 {
-    // Made once: a formatter costs far more to make than to use, and it is safe on any thread.
-    nonisolated(unsafe) private static let plain = formatter([.withInternetDateTime])
-    nonisolated(unsafe) private static let fractional = formatter([.withInternetDateTime, .withFractionalSeconds])
-
-    static func date(_ text: String) -> Date? {
-        plain.date(from: text) ?? fractional.date(from: text)
-    }
-
-    private static func formatter(_ options: ISO8601DateFormatter.Options) -> ISO8601DateFormatter {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = options
-        return formatter
     }
 }

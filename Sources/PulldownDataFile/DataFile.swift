@@ -255,7 +255,7 @@ public struct DataFileReference: Sendable {
 public struct DataFileError: Error, CustomStringConvertible {
     public let description: String
     /// The store holds items from a data file, and this file does not begin as that one did.
-    public let diverged: Bool
+    let diverged: Bool
 
     init(path: String, _ problem: String, diverged: Bool = false) {
         description = "\(path): \(problem)"

@@ -248,7 +248,8 @@ final class DataFileBytes {
             return got
         case .memory(let bytes, let chunk):
             let got = min(chunk, space.count, bytes.count - memoryOffset)
-            bytes.withUnsafeBytes { space.baseAddress!.copyMemory(from: $0.baseAddress! + memoryOffset, byteCount: got) }
+            // An empty array may have no address: copy only when there is something to copy.
+            if got > 0 { bytes.withUnsafeBytes { space.baseAddress!.copyMemory(from: $0.baseAddress! + memoryOffset, byteCount: got) } }
             memoryOffset += got
             return got
         }

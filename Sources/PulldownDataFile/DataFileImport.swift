@@ -39,7 +39,9 @@ public enum DataFileImport {
         }
         progress?.finish()
         feed.useDemoTemplates(templates(reference))
-        return Loaded(mark: file.mark!)
+        // The store reads the file through `forEachEntry`, which sets the mark.
+        guard let mark = file.mark else { throw DataFileError(path: path, "was not read to its end") }
+        return Loaded(mark: mark)
     }
 
     /// The file's first entries (`DemoTemplates.maximumCount`), read from its start whatever

@@ -59,8 +59,7 @@ public final class DataPictures: Sendable {
     /// The served URL of the picture at `relative`, or why there is none.
     func url(for relative: String) -> Result<String, Refusal> {
         if let known = resolved.withLock({ $0[relative] }) { return .success(known) }
-        return file(at: relative).map { real, bytes in
-            let inside = String(real.dropFirst(folder!.utf8.count + 1))
+        return file(at: relative).map { _, inside, bytes in
             let served = Self.routePrefix + Self.digest(of: bytes) + "/" + Self.percentEncoded(inside)
             resolved.withLock { $0[relative] = served }
             return served
@@ -70,14 +69,14 @@ public final class DataPictures: Sendable {
     /// The picture a served name names (its digest, and its path inside the folder, decoded),
     /// nil when there is none or the file changed since: its bytes and media type.
     public func picture(digest: String, path: String) -> (bytes: [UInt8], contentType: String)? {
-        guard case .success(let (real, bytes)) = file(at: path), Self.digest(of: bytes) == digest,
+        guard case .success(let (real, _, bytes)) = file(at: path), Self.digest(of: bytes) == digest,
               let type = Self.contentType(real) else { return nil }
         return (bytes, type)
     }
 
-    /// The real path and bytes of the picture file at `relative` inside the folder, or why there
-    /// is none.
-    private func file(at relative: String) -> Result<(real: String, bytes: [UInt8]), Refusal> {
+    /// The real path, the path inside the folder and the bytes of the picture file at `relative`,
+    /// or why there is none.
+    private func file(at relative: String) -> Result<(real: String, inside: String, bytes: [UInt8]), Refusal> {
         guard let folder, !relative.contains("\0") else { return .failure(.missing) }
         guard let resolved = realpath(folder + "/" + relative, nil) else {
             return .failure(Self.climbsOut(relative) ? .outside : .missing)
@@ -90,7 +89,9 @@ public final class DataPictures: Sendable {
             return .failure(.notAPicture)
         }
         guard let data = FileManager.default.contents(atPath: real) else { return .failure(.unreadable) }
-        return .success((real, Array(data)))
+        // Bytes, not characters: a folder's name may hold letters of more than one byte.
+        let inside = String(decoding: real.utf8.dropFirst(folder.utf8.count + 1), as: UTF8.self)
+        return .success((real, inside, Array(data)))
     }
 
     /// Whether `relative`, read as written, goes above the folder it starts in.

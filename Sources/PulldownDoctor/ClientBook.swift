@@ -63,6 +63,7 @@ public struct ClientBook: Sendable {
             clients[oldest.caller.key] = nil
         }
         clients[caller.key] = Client(caller: caller, firstSeen: date, lastSeen: date, recency: clock)
+        // Just stored under that key.
         return clients.index(forKey: caller.key)!
     }
 

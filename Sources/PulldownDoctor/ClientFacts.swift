@@ -4,23 +4,23 @@ public struct ClientFacts: Sendable {
     /// The feed its answers named; a new one makes everything here (and every rule's state) start over.
     public private(set) var feed: UInt64?
     /// It was given the newest page, or a refresh.
-    public private(set) var holdsNewest = false
+    private(set) var holdsNewest = false
     /// The newest item id it was given.
-    public private(set) var newestHeld: Int64?
+    private(set) var newestHeld: Int64?
     /// Where its walk towards older items goes on: the `before=` of the next page (as the last
     /// page's `Link` named it), 0 once it reached the end; nil before it walked at all.
-    public private(set) var walkedTo: Int64?
+    private(set) var walkedTo: Int64?
     /// The page size it walks with.
-    public private(set) var walkLimit: Int?
+    private(set) var walkLimit: Int?
     /// The newest point of the feed's sequence a page or a refresh it was given reflected
     /// (`changes`): what it holds is at least that new.
-    public private(set) var changesHeld: Int64?
+    private(set) var changesHeld: Int64?
     /// The last answer that gave it items (a page or a refresh).
-    public private(set) var itemsFrom: ObservedRequest?
+    private(set) var itemsFrom: ObservedRequest?
     /// The last event stream it opened (answered 200).
-    public private(set) var lastStream: ObservedRequest?
+    private(set) var lastStream: ObservedRequest?
     /// The last newest page it was given whole (200, with its tag).
-    public private(set) var newestWithTag: ObservedRequest?
+    private(set) var newestWithTag: ObservedRequest?
 
     public init() {}
 
@@ -31,19 +31,19 @@ public struct ClientFacts: Sendable {
     }
 
     /// A walk's next step: a page from where the walk got to, or further (any `before=`, first).
-    public func isLoadMore(_ request: ObservedRequest) -> Bool {
+    func isLoadMore(_ request: ObservedRequest) -> Bool {
         guard let before = request.before else { return false }
         return walkedTo.map { before <= $0 } ?? true
     }
 
     /// A page of items it holds already: between where its walk got to and the newest it holds.
-    public func holdsPage(_ request: ObservedRequest) -> Bool {
+    func holdsPage(_ request: ObservedRequest) -> Bool {
         guard let before = request.before, let walkedTo, let newestHeld else { return false }
         return before > walkedTo && before <= newestHeld + 1
     }
 
     /// The newest page asked again, by a client that holds it already.
-    public func isNewestAgain(_ request: ObservedRequest) -> Bool {
+    func isNewestAgain(_ request: ObservedRequest) -> Bool {
         holdsNewest && request.page?.cursor == .newest
     }
 

@@ -3,7 +3,7 @@
 ///
 /// The rules are fields, called one by one in `Rules.all`'s order: a call each, with no
 /// existential in between, for every request the server answers.
-public struct Examination: Sendable {
+struct Examination: Sendable {
     public private(set) var facts = ClientFacts()
     private var retryTooSoon = RetryTooSoon()
     private var pastTheEnd = PastTheEnd()

@@ -31,7 +31,7 @@ public struct Caller: Sendable, Equatable {
     public let userAgent: String
 
     /// The longest `User-Agent` kept, in bytes.
-    public static let maxUserAgentBytes = 200
+    static let maxUserAgentBytes = 200
 
     /// `session`: the whole id it sent, if any.
     public init(session: String?, address: String, userAgent: String) {

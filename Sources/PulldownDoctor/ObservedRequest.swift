@@ -59,7 +59,7 @@ public struct ObservedRequest: Sendable {
     }
 
     /// The longest target kept, in bytes: the timeline is bounded by what one entry can hold.
-    public static let maxTargetBytes = 160
+    static let maxTargetBytes = 160
 
     public var method: String
     /// The path and query as sent, cut at `maxTargetBytes` (with `…`).

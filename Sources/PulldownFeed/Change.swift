@@ -22,7 +22,7 @@ public struct Change: Sendable, Equatable {
         self.kind = kind
     }
 
-    public var itemID: Int64 {
+    var itemID: Int64 {
         switch kind {
         case .updated(let item): item.id
         case .deleted(let id): id

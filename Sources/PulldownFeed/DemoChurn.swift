@@ -76,7 +76,7 @@ public enum DemoEdit: Sendable, Equatable {
         return title.hasSuffix(" (updated)") ? String(title.dropLast(" (updated)".count)) : String(title.prefix(190)) + " (updated)"
     }
 
-    /// Demo picture `number` as an item's `image`.
+    /// Demo picture `number` (one that ends in 1, 4 or 7, as `of` picks) as an item's `image`.
     static func imageJSON(number: Int64) -> String {
         let image = DemoPictures.image(number: number)!
         return #"{"url":"\#(DemoPictures.routePrefix)image-\#(number).png","width":\#(image.width),"#

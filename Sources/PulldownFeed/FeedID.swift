@@ -30,6 +30,7 @@ public struct FeedID: Sendable, Hashable, CustomStringConvertible {
 
     static func random() -> FeedID {
         var rng = SystemRandomNumberGenerator()
+        // `init(bytes:)` answers nil only for a length other than `byteCount`.
         return FeedID(bytes: (0..<byteCount).map { _ in UInt8.random(in: .min ... .max, using: &rng) })!
     }
 

@@ -10,7 +10,7 @@ import Glibc
 /// `http://127.0.0.1:9000`, scheme and host in lower case, the scheme's own port left out. A
 /// host a policy cannot name (an IPv6 address, a name with other characters than letters,
 /// digits, `-` and `.`) gives none: such a picture is refused by the page, as any other is.
-public enum PictureOrigins {
+enum PictureOrigins {
     /// The picture origins of an item's own fields (`Item.userFields`: compact JSON object text).
     static func of(userFields: String) -> [String] {
         // Most items name no other server: those are not parsed.

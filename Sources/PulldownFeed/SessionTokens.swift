@@ -46,10 +46,8 @@ public struct SessionTokens: Sendable {
         let id = SessionID(bytes: Array(bytes[0..<16]))
         let expected = mac(for: id)
         // Constant time, so response timing does not reveal how many bytes matched.
-        let same = expected.withUnsafeBytes { a in
-            bytes.withUnsafeBytes { b in nettle_memeql_sec(a.baseAddress, b.baseAddress! + 16, Self.macLength) }
-        }
-        return same != 0 ? id : nil
+        let same = bytes[16...].withUnsafeBytes { given in expected.withUnsafeBytes { ConstantTime.equal(given, $0) } }
+        return same ? id : nil
     }
 
     /// The id `token` names, unchecked: to find what is kept for it without computing a MAC.

@@ -58,6 +58,7 @@ var received: Int32 = 0
 sigwait(&stopSignals, &received)
 application.stop()
 // _exit, not exit: answers that were delayed past the stop may still be finishing on Dispatch
-// threads, and exit would run the C libraries' destructors under them (OpenSSL's cleanup freed
-// locks a late HMAC then took: a crash on stop). Nothing is left buffered to flush.
+// threads, and exit would run the C libraries' exit-time cleanup under them (OpenSSL's, which
+// libpq loads, and GnuTLS's); it crashed a stop when sessions were still signed with OpenSSL.
+// Nothing is left buffered to flush: every line goes out in its own write(2).
 _exit(0)

@@ -1,3 +1,4 @@
+import Hashing
 import XCTest
 @testable import PulldownApp
 
@@ -25,11 +26,11 @@ final class DemoAccessTests: XCTestCase {
 
     func testTheComparisonIsExact() {
         let token = Array("0123456789abcdef".utf8)
-        XCTAssertTrue(DemoAccess.constantTimeEquals(token, token))
-        XCTAssertFalse(DemoAccess.constantTimeEquals(Array("0123456789abcdeF".utf8), token))
-        XCTAssertFalse(DemoAccess.constantTimeEquals(Array("0123456789abcde".utf8), token))
-        XCTAssertFalse(DemoAccess.constantTimeEquals(Array("0123456789abcdef0".utf8), token))
-        XCTAssertFalse(DemoAccess.constantTimeEquals([], token))
+        XCTAssertTrue(ConstantTime.equal(token, token))
+        XCTAssertFalse(ConstantTime.equal(Array("0123456789abcdeF".utf8), token))
+        XCTAssertFalse(ConstantTime.equal(Array("0123456789abcde".utf8), token))
+        XCTAssertFalse(ConstantTime.equal(Array("0123456789abcdef0".utf8), token))
+        XCTAssertFalse(ConstantTime.equal([], token))
     }
 
     func testAUsableTokenFitsAHeaderAndAFragment() {

@@ -42,9 +42,10 @@ final class DemoKnobsTests: XCTestCase {
 
     func testJitterAddsUpToItsValue() throws {
         let knobs = DemoKnobs(delayMilliseconds: 100, jitterMilliseconds: 50)
-        let delays = try (0..<200).map { _ in try knobs.plan(for: request("/api/items")).delayMilliseconds }
-        XCTAssertTrue(delays.allSatisfy { (100...150).contains($0) })
-        XCTAssertGreaterThan(Set(delays).count, 1)
+        // Not 0: Int.random rejects a draw of 0 for a range of 51 and would draw again, forever.
+        var lowest = FixedDraw(1), highest = FixedDraw(.max)
+        XCTAssertEqual(try knobs.plan(for: request("/api/items"), random: &lowest).delayMilliseconds, 100)
+        XCTAssertEqual(try knobs.plan(for: request("/api/items"), random: &highest).delayMilliseconds, 150)
     }
 
     func testTheDelayParameterReplacesTheServerDelay() throws {
@@ -95,13 +96,21 @@ final class DemoKnobsTests: XCTestCase {
         }
     }
 
-    func testAFailRateOfOneHalfFailsSomeAndNotOthers() throws {
+    func testAFailRateOfOneHalfFailsTheDrawsBelowItAndNotTheOthers() throws {
         let knobs = DemoKnobs(failRate: 0.5)
-        let failures = try (0..<400).filter { _ in try knobs.plan(for: request("/api/items")).failure != nil }.count
-        XCTAssertTrue((100...300).contains(failures), "\(failures)")
+        var below = FixedDraw(0), above = FixedDraw(.max)
+        XCTAssertEqual(try knobs.plan(for: request("/api/items"), random: &below).failure?.status, 503)
+        XCTAssertNil(try knobs.plan(for: request("/api/items"), random: &above).failure)
     }
 
     func testTheFailParameterWinsOverTheFailRate() throws {
         XCTAssertEqual(try DemoKnobs(failRate: 1).plan(for: request("/api/items?_fail=429")).failure?.status, 429)
     }
+}
+
+/// Draws the same number every time: small numbers are the lowest draws, `.max` the highest.
+private struct FixedDraw: RandomNumberGenerator {
+    let value: UInt64
+    init(_ value: UInt64) { self.value = value }
+    func next() -> UInt64 { value }
 }

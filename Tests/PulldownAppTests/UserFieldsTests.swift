@@ -1,4 +1,4 @@
-import ItemFields
+@testable import ItemFields
 import PulldownFeed
 import PulldownHTTP
 import XCTest

@@ -131,6 +131,4 @@ final class ValidatedPageCache: Sendable {
             state.entries.removeAll { _, entry in ids.contains { entry.ids.contains($0) } }
         }
     }
-
-    var totalBytes: Int { state.withLock { $0.entries.totalCost } }
 }

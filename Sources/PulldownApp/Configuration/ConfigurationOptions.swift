@@ -152,7 +152,8 @@ extension ConfigurationParser {
             config.tlsFolder = value
         },
         .integer("--threads", "N", "server threads (default: one per core)", in: 1...256) { $0.server.threads = $1 },
-        .integer("--connection-timeout", "SECONDS", "close a connection silent this long (default \(defaults.server.connectionTimeout))",
+        .integer("--connection-timeout", "SECONDS", "close a connection silent this long, or still sending a request this long "
+                 + "after it opened or after its last answer (default \(defaults.server.connectionTimeout))",
                  in: 1...3600) { $0.server.connectionTimeout = UInt32($1) },
         .integer("--connection-limit", "N", "connections open at once (default \(defaults.server.connectionLimit))",
                  in: 1...1_000_000) { $0.server.connectionLimit = UInt32($1) },

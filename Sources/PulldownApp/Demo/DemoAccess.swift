@@ -1,3 +1,4 @@
+import Hashing
 import PulldownHTTP
 
 /// Who may steer the demo: on loopback only, anyone who reaches the server (only this machine
@@ -51,7 +52,7 @@ struct DemoAccess: HTTPMiddleware {
             needed = token
         }
         guard let needed else { return next(request, responder) }
-        guard let given = Self.bearer(request.headers["Authorization"]), Self.constantTimeEquals(given, needed) else {
+        guard let given = Self.bearer(request.headers["Authorization"]), ConstantTime.equal(given, needed) else {
             // The answer never carries the token, nor says how close a guess came.
             var headers = HTTPHeaders()
             headers.add("WWW-Authenticate", #"Bearer realm="pulldown demo""#)
@@ -70,17 +71,6 @@ struct DemoAccess: HTTPMiddleware {
         guard bytes.count > scheme.count,
               zip(bytes, scheme).allSatisfy({ ($0 | 0x20) == $1 }) else { return nil }
         return Array(bytes.dropFirst(scheme.count).drop { $0 == 0x20 })
-    }
-
-    /// Compares every byte of `expected` whatever `given` is, so the time taken says nothing of
-    /// how much of a guess was right.
-    static func constantTimeEquals(_ given: [UInt8], _ expected: [UInt8]) -> Bool {
-        var difference = given.count == expected.count ? 0 : 1
-        for index in expected.indices {
-            let byte = index < given.count ? given[index] : 0
-            difference |= Int(byte ^ expected[index])
-        }
-        return difference == 0
     }
 
     /// 8 to 200 characters of token68 (RFC 9110) less `=`, so it fits the header and a URL fragment as it is.

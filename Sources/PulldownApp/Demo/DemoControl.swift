@@ -54,19 +54,11 @@ final class DemoControl: Sendable {
         state.withLock { $0.observers.append(observer) }
     }
 
-    /// Applies `change` to the knobs as one step (two patches at once never lose one) and tells
-    /// the observers; answers the new knobs. What `change` throws changes nothing.
+    /// Applies `patch` to the knobs as one step (two patches at once never lose one), null putting
+    /// a knob back to `defaults`, and tells the observers; answers the new knobs.
     ///
     /// Observers hear inside the lock, so they hear changes in the order they were made; they
     /// must be quick and must not read `knobs` (it would wait for itself).
-    func update(_ change: (DemoKnobs) throws(Problem) -> DemoKnobs) throws(Problem) -> DemoKnobs {
-        try changeState { state throws(Problem) in
-            state.knobs = try change(state.knobs)
-            return true
-        }
-    }
-
-    /// Applies `patch` as one step (see `update`), null putting a knob back to `defaults`.
     func apply(_ patch: DemoKnobs.Patch) -> DemoKnobs {
         changeState { state in
             state.knobs = state.knobs.applying(patch, defaults: state.defaults)
@@ -87,9 +79,9 @@ final class DemoControl: Sendable {
 
     /// Runs `change` under the lock; when it answers true, the observers hear the new knobs.
     @discardableResult
-    private func changeState<Failure: Error>(_ change: (inout State) throws(Failure) -> Bool) throws(Failure) -> DemoKnobs {
-        try state.withLock { state throws(Failure) in
-            if try change(&state) {
+    private func changeState(_ change: (inout State) -> Bool) -> DemoKnobs {
+        state.withLock { state in
+            if change(&state) {
                 for observer in state.observers { observer(state.knobs) }
             }
             return state.knobs

@@ -97,9 +97,4 @@ extension DemoKnobs {
         }
         return with(numbers)
     }
-
-    /// `applying` a patch read from `body`; throws its 400, and then changes nothing.
-    func merging(_ body: JSONBody, defaults: DemoKnobs) throws(Problem) -> DemoKnobs {
-        applying(try Patch(body), defaults: defaults)
-    }
 }

@@ -32,6 +32,7 @@ extension FaultQueue {
         let status = invalid.take(body.integer("status", oneOf: DemoKnobs.failableStatuses.keys.sorted()))
         let count = invalid.take(body.integer("count", in: 1...maxCount))
         try invalid.check("Some fields are invalid; no fault was queued.")
+        // Past the check, `on` is given and one of the targets' names.
         return Fault(on: Target(rawValue: on!)!, status: status ?? 503, count: count.map { Int($0) } ?? 1)
     }
 }

@@ -32,7 +32,7 @@ enum TerminalQRCode {
             var drawn: (top: Bool, bottom: Bool)?
             for x in range {
                 let cell = (top: isDark(x, y), bottom: isDark(x, y + 1))
-                if drawn == nil || drawn! != cell { line += colours(top: cell.top, bottom: cell.bottom) }
+                if drawn.map({ $0 != cell }) ?? true { line += colours(top: cell.top, bottom: cell.bottom) }
                 drawn = cell
                 line += "▀"
             }

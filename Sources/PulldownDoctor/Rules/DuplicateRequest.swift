@@ -2,7 +2,7 @@
 /// within a second of its answer, or the same refresh while the first was in flight: a list's
 /// end-reached callback firing twice (React Native's onEndReached, facebook/react-native#14015),
 /// an effect run twice.
-public struct DuplicateRequest: Rule {
+struct DuplicateRequest: Rule {
     public static let name = "duplicate-request"
     public static let title = "Asked for the same thing twice at once"
     public static let advice = "Keep one request per page in flight: remember that a page is being loaded (or which "

@@ -1,6 +1,6 @@
 /// `first-page-on-load-more`: loading the next page, the client asked for the newest page again at
 /// the same time (SWR's useSWRInfinite revalidates the first page on every load more, swr#1401).
-public struct FirstPageOnLoadMore: Rule {
+struct FirstPageOnLoadMore: Rule {
     public static let name = "first-page-on-load-more"
     public static let title = "Asked for the newest page again with each load more"
     public static let advice = "Loading more needs only the next page, before= the oldest item held. Asking for the "

@@ -1,7 +1,7 @@
 /// `ignored-gap`: a refresh answered `gap: true` (more items are new than it returned), and the
 /// client went on as if its list were whole: it asked for what is newer than the new top, or went
 /// on below its old items, without reading into the hole or starting over.
-public struct IgnoredGap: Rule {
+struct IgnoredGap: Rule {
     public static let name = "ignored-gap"
     public static let title = "Went on after gap: true as if nothing was missed"
     public static let advice = "gap: true means more items are new than the answer holds: between its last item and "

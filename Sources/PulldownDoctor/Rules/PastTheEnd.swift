@@ -1,7 +1,7 @@
 /// `past-the-end`: asking for older items after an answer said `hasMore: false`, and being answered
 /// an empty page. Lists that fetch "the next page" whenever the end of the list is in view, without
 /// checking whether there is one, ask again and again at the bottom.
-public struct PastTheEnd: Rule {
+struct PastTheEnd: Rule {
     public static let name = "past-the-end"
     public static let title = "Asked for older items after hasMore: false"
     public static let advice = "When a page answers hasMore: false, the end is reached: stop asking for older pages "

@@ -1,6 +1,6 @@
 /// `poll-without-validator`: the newest page asked again without `If-None-Match`, by a client that
 /// was given its `ETag`: every poll downloads the whole page, where a 304 costs almost nothing.
-public struct PollWithoutValidator: Rule {
+struct PollWithoutValidator: Rule {
     public static let name = "poll-without-validator"
     public static let title = "Polled the newest page without If-None-Match"
     public static let advice = "Send the ETag of the last newest page in If-None-Match: while nothing changed the "

@@ -1,7 +1,7 @@
 /// `reconnect-without-last-event-id`: an event stream opened again without `Last-Event-ID` or
 /// `after=`: it starts at the newest item, so whatever was added while it was closed is lost, or
 /// fetched again by hand.
-public struct ReconnectWithoutLastEventID: Rule {
+struct ReconnectWithoutLastEventID: Rule {
     public static let name = "reconnect-without-last-event-id"
     public static let title = "Reopened the event stream without Last-Event-ID"
     public static let advice = "Reconnect with the id of the last event received, in the Last-Event-ID header "

@@ -1,7 +1,7 @@
 /// `refetch-all-pages`: after a refresh, pages the client already held asked for again, page by
 /// page: the refresh of an infinite list that refetches every page it has (TanStack Query's
 /// default, TanStack/query#875; SWR's revalidateAll, swr#1401). Each page asked again is one.
-public struct RefetchAllPages: Rule {
+struct RefetchAllPages: Rule {
     public static let name = "refetch-all-pages"
     public static let title = "Refetched the pages it held after a refresh"
     public static let advice = "A refresh only needs what is newer than the newest item held: ask GET /api/items?after=NEWEST "

@@ -2,7 +2,7 @@ import Foundation
 
 /// `retry-too-soon`: the same request sent again before the `Retry-After` of its 429 or 503 ran
 /// out. A retry loop that ignores the header turns one overloaded moment into a storm.
-public struct RetryTooSoon: Rule {
+struct RetryTooSoon: Rule {
     public static let name = "retry-too-soon"
     public static let title = "Retried a 429 or 503 before its Retry-After"
     public static let advice = "A 429 or 503 with Retry-After says how many seconds to wait before asking again: "

@@ -1,7 +1,7 @@
 /// `stream-without-cursor`: a first event stream opened without `Last-Event-ID` or `after=` by a
 /// client that holds items already: whatever was added between its page and the stream's start is
 /// never announced.
-public struct StreamWithoutCursor: Rule {
+struct StreamWithoutCursor: Rule {
     public static let name = "stream-without-cursor"
     public static let title = "Opened the event stream without a cursor while holding items"
     public static let advice = "Open the stream from the newest item the list holds, /api/events?after=ID: items "

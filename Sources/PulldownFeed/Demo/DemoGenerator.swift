@@ -87,7 +87,7 @@ struct DemoGenerator: Sendable {
 /// items in the same order on every run, however they are split into batches and whoever adds
 /// them; the store keeps how many were drawn (`MetaKey.demoItemsDrawn`), so a restart, or another
 /// instance on a shared store, goes on from there.
-public struct DemoSequence: Sendable, Equatable {
+struct DemoSequence: Sendable, Equatable {
     public let seed: UInt64
 
     public init(seed: UInt64) {

@@ -26,7 +26,7 @@ public struct HostHeader: Sendable, Equatable {
 
     /// Whether `header` is `host[:port]`. Every request is checked: it reads the bytes in place
     /// and builds nothing for a name.
-    public static func isValid(_ header: String) -> Bool {
+    static func isValid(_ header: String) -> Bool {
         read(header) != nil
     }
 

@@ -2,7 +2,7 @@
 ///
 /// Decoding is strict: a `%` not followed by two hex digits, or bytes that are not UTF-8,
 /// make the whole value invalid, so a malformed target is refused rather than guessed at.
-public enum PercentDecoding {
+enum PercentDecoding {
     /// Decodes `%HH` escapes, and `+` as a space when `plusAsSpace` is set (query strings).
     /// Returns nil for a malformed escape or a result that is not valid UTF-8.
     public static func decode<S: StringProtocol>(_ text: S, plusAsSpace: Bool = false) -> String? {

@@ -60,13 +60,13 @@ public struct Problem: Sendable, Error, Equatable {
         Problem(status: 404, title: "Not Found", detail: detail)
     }
 
-    public static func methodNotAllowed(_ method: String, allowed: [String]) -> Problem {
+    static func methodNotAllowed(_ method: String, allowed: [String]) -> Problem {
         Problem(status: 405, title: "Method Not Allowed",
                 detail: "\(method) is not allowed here; allowed: \(allowed.joined(separator: ", ")).",
                 headers: HTTPHeaders([("Allow", allowed.joined(separator: ", "))]))
     }
 
-    public static func contentTooLarge(limit: Int) -> Problem {
+    static func contentTooLarge(limit: Int) -> Problem {
         Problem(status: 413, title: "Content Too Large",
                 detail: "The request body is larger than the limit of \(limit) bytes.")
     }

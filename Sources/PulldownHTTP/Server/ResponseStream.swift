@@ -55,7 +55,7 @@ public final class ResponseStream: Sendable {
     public var isClosed: Bool { shared.withLock { $0.state.isClosed } }
 
     /// Bytes handed to libmicrohttpd so far (the access log's figure).
-    public var bytesSent: Int { sent.load(ordering: .relaxed) }
+    var bytesSent: Int { sent.load(ordering: .relaxed) }
 
     /// Called once, on any thread, when the body has ended; at once if it already has.
     public func onEnd(_ handler: @escaping @Sendable () -> Void) {

@@ -1,8 +1,9 @@
 import CMicroHTTPD
 import Foundation
 
-// libmicrohttpd's C callbacks, which `ServerCore.start` registers: each turns a C call into calls
-// on `ServerCore` and `Exchange`. Global functions, not closures: a closure would inherit the
+// libmicrohttpd's C callbacks: those `ServerCore.start` registers, each turning a C call into calls
+// on `ServerCore` and `Exchange`, and the content readers `MHDResponseBuilder` gives a streamed
+// answer, which read its `ResponseStream`. Global functions, not closures: a closure would inherit the
 // isolation of the code that wrote it, and libmicrohttpd calls these on its own threads.
 
 let keepEscapes: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<CChar>?) -> Int = { _, _, text in
@@ -85,4 +86,22 @@ let handleAccess: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, Unsa
         exchange.readyToAnswer()
     }
     return .YES
+}
+
+/// Reads the next piece of a `ResponseStream` body (the response's content reader).
+let readStream: @convention(c) (UnsafeMutableRawPointer?, UInt64, UnsafeMutablePointer<CChar>?, Int) -> Int = { context, _, buffer, max in
+    guard let context else { return MHD_CONTENT_READER_END_WITH_ERROR }
+    let stream = Unmanaged<ResponseStream>.fromOpaque(context).takeUnretainedValue()
+    return stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max))
+}
+
+/// The content reader of a HEAD answer to a stream: it ends before anything is read.
+let endAtOnce: @convention(c) (UnsafeMutableRawPointer?, UInt64, UnsafeMutablePointer<CChar>?, Int) -> Int = { _, _, _, _ in
+    MHD_CONTENT_READER_END_OF_STREAM
+}
+
+/// Gives back the response's reference to its `ResponseStream` once libmicrohttpd frees it.
+let releaseStream: @convention(c) (UnsafeMutableRawPointer?) -> Void = { context in
+    guard let context else { return }
+    Unmanaged<ResponseStream>.fromOpaque(context).takeRetainedValue().ended()
 }

@@ -19,16 +19,16 @@ public struct ServerConfiguration: Sendable {
     /// this are refused by libmicrohttpd (431) before any handler runs. libmicrohttpd zeroes
     /// the whole pool between requests, so a bigger pool costs time on every request:
     /// 64 KiB halved the static-file rate measured with 16 KiB.
-    public var connectionMemoryLimit = 16 * 1024
+    var connectionMemoryLimit = 16 * 1024
     /// The largest request body accepted; a larger one gets 413.
-    public var maxBodySize = 64 * 1024
+    var maxBodySize = 64 * 1024
     /// How long a stop waits for in-flight requests before answering the rest with 503.
-    public var stopGracePeriod: Duration = .milliseconds(600)
+    var stopGracePeriod: Duration = .milliseconds(600)
     /// The time the stop's grace period is measured on (tests move a `ManualServerClock`).
     public var clock: any ServerClock = SystemServerClock()
     /// One line per request on standard error.
     public var accessLog = true
-    public var listenBacklog: Int32 = 1024
+    var listenBacklog: Int32 = 1024
     /// When set, the port speaks TLS with this identity; a connection that opens with plain
     /// HTTP instead goes to the server's cleartext handler (see `HTTPServer`).
     public var tls: TLSIdentity?

@@ -2,7 +2,7 @@
 /// `If-None-Match` names the tag of what it would get is answered 304, without the body.
 extension HTTPRequest {
     /// Whether this request holds the answer tagged `etag` already.
-    public func alreadyHas(etag: String) -> Bool {
+    func alreadyHas(etag: String) -> Bool {
         EntityTag.matches(ifNoneMatch: headers["If-None-Match"], etag: etag)
     }
 }

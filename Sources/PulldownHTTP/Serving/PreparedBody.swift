@@ -13,12 +13,12 @@ public struct PreparedBody: Sendable {
     let plain: Variant
     let gzip: Variant?
 
-    /// `headers` go on both variants (Cache-Control, say); Content-Type, ETag, Vary,
-    /// Content-Encoding and a document's content policy (its own stylesheets' hashes in it) are
-    /// added here. `effort`: how often bodies like this one are compressed.
     /// What a body goes out with unless told otherwise: reused only after asking (its ETag).
     public static let revalidated = HTTPHeaders([("Cache-Control", "no-cache")])
 
+    /// `headers` go on both variants (Cache-Control, say); Content-Type, ETag, Vary,
+    /// Content-Encoding and a document's content policy (its own stylesheets' hashes in it) are
+    /// added here. `effort`: how hard to compress, by how often bodies like this one are compressed.
     public init(_ bytes: [UInt8], contentType: String, headers: HTTPHeaders = revalidated,
                 effort: CompressionEffort = .best) {
         var common = HTTPHeaders([("Content-Type", contentType)])
@@ -58,7 +58,7 @@ public struct PreparedBody: Sendable {
     /// The answer to `request`: gzip when it accepts it, 304 when its `If-None-Match` names the
     /// tag of what it would get.
     public func response(to request: HTTPRequest) -> HTTPResponse {
-        let variant = gzip != nil && StaticFiles.acceptsGzip(request.headers["Accept-Encoding"]) ? gzip! : plain
+        let variant = gzip.flatMap { StaticFiles.acceptsGzip(request.headers["Accept-Encoding"]) ? $0 : nil } ?? plain
         return HTTPResponse(prepared: variant.full, status: request.alreadyHas(etag: variant.etag) ? 304 : nil)
     }
 }

@@ -67,19 +67,3 @@ enum MHDResponseBuilder {
         _ = name.withCString { name in value.withCString { value in MHD_add_response_header(handle, name, value) } }
     }
 }
-
-// The content reader and its release, for `ResponseStream` bodies.
-private let readStream: @convention(c) (UnsafeMutableRawPointer?, UInt64, UnsafeMutablePointer<CChar>?, Int) -> Int = { context, _, buffer, max in
-    guard let context else { return MHD_CONTENT_READER_END_WITH_ERROR }
-    let stream = Unmanaged<ResponseStream>.fromOpaque(context).takeUnretainedValue()
-    return stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max))
-}
-
-private let endAtOnce: @convention(c) (UnsafeMutableRawPointer?, UInt64, UnsafeMutablePointer<CChar>?, Int) -> Int = { _, _, _, _ in
-    MHD_CONTENT_READER_END_OF_STREAM
-}
-
-private let releaseStream: @convention(c) (UnsafeMutableRawPointer?) -> Void = { context in
-    guard let context else { return }
-    Unmanaged<ResponseStream>.fromOpaque(context).takeRetainedValue().ended()
-}

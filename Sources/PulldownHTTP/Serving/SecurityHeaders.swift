@@ -35,7 +35,7 @@ public enum SecurityHeaders {
     /// Whether a response of this type is a document a browser could run scripts in, and so
     /// needs the policy. JSON and the other files do not: sending 190 bytes of policy with
     /// every API answer only costs time.
-    public static func needsPolicy(contentType: String?) -> Bool {
+    static func needsPolicy(contentType: String?) -> Bool {
         guard let contentType else { return false }
         return contentType.hasPrefix("text/html") || contentType.hasPrefix("image/svg+xml")
     }

@@ -13,7 +13,7 @@ public final class StaticFiles: Sendable {
     private let changes = Atomic<UInt64>(0)
 
     /// The largest file served; bigger ones are left out rather than held in memory.
-    public static let maxFileSize = 8 << 20
+    static let maxFileSize = 8 << 20
 
     public struct LoadError: Error, CustomStringConvertible {
         public let description: String

@@ -112,12 +112,11 @@ final class PGConnection: @unchecked Sendable {
             PQexecPrepared(handle, name, Int32(parameters.count), values.baseAddress, lengths, formats, 0)
         }
         do {
-            try check(result)
+            return PGResult(try check(result))
         } catch {
             PQclear(result)
             throw error
         }
-        return PGResult(result!)
     }
 
     private func prepared(_ sql: String, parameterCount: Int) throws(StoreError) -> String {
@@ -130,10 +129,14 @@ final class PGConnection: @unchecked Sendable {
         return name
     }
 
-    private func check(_ result: OpaquePointer?) throws(StoreError) {
-        let status = result.map { PQresultStatus($0) } ?? PGRES_FATAL_ERROR
-        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw error(result) }
+    /// The result, when it is one of success.
+    @discardableResult
+    private func check(_ result: OpaquePointer?) throws(StoreError) -> OpaquePointer {
+        guard let result, case let status = PQresultStatus(result), status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+            throw error(result)
+        }
         completedRoundTrips += 1
+        return result
     }
 
     /// Ends a transaction left open by a failure; best effort (a broken connection is dropped anyway).

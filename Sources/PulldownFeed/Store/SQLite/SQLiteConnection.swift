@@ -39,7 +39,7 @@ final class SQLiteConnection: @unchecked Sendable {
             if info.st_mode & S_IFMT == S_IFDIR { return "it is a folder" }
             if access(path, R_OK | W_OK) != 0 { return "the file cannot be written: \(String(cString: strerror(errno)))" }
         } else {
-            let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+            let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
             let shown = folder.isEmpty ? "/" : folder
             if stat(shown, &info) != 0 {
                 return errno == ENOENT ? "folder \(shown) does not exist"
