@@ -88,9 +88,13 @@ final class LiveEventsTests: XCTestCase {
 
         func sequence() throws -> Int64 { state.withLock { $0.last } }
 
+        /// Runs once, right after the next read of the newest items: a commit between two reads.
+        let afterItemsRead = Mutex<(@Sendable () -> Void)?>(nil)
+
         func latestItems(newerThan cursor: Int64, limit: Int) throws -> LatestItems {
             reads.add(1, ordering: .relaxed)
             let newer = state.withLock { $0.items.filter { $0.id > cursor } }.reversed()
+            afterItemsRead.withLock { hook in defer { hook = nil }; return hook }?()
             return LatestItems(items: Array(newer.prefix(limit)), gap: newer.count > limit)
         }
 
@@ -217,6 +221,21 @@ final class LiveEventsTests: XCTestCase {
         release.signal()
         live.sync {}
         XCTAssertEqual(sink.events.map(\.items), [[7, 6]])
+    }
+
+    func testAnInsertCommittedWhileABatchIsReadIsSentByItsOwnNotice() {
+        let source = FakeSource(count: 5)
+        let live = hub(source)
+        let sink = RecordingSink()
+        XCTAssertTrue(live.add(sink, after: nil))
+        live.sync {}
+        // Item 7 commits after the read of the items for 6, before the read of the changes: the
+        // changes' read sees the sequence at 7, and the batch must still not claim to have sent 7.
+        source.afterItemsRead.withLock { $0 = { source.insert(1) } }
+        source.insert(1)
+        live.sync {}
+        live.sync {}   // the notice of 7, queued during the first read
+        XCTAssertEqual(sink.events.map(\.items), [[6], [7]])
     }
 
     func testMoreThanTenMissedItemsAreAGap() {

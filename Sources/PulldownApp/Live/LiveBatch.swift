@@ -81,13 +81,16 @@ struct LiveBatch {
     /// fan-out. Throws `FeedError.changesExpired` when the changes after `cursor` are no longer
     /// kept, or are more than `maxChanges`.
     static func read(after cursor: Int64, from source: any LiveSource) throws -> LiveBatch {
-        // First: everything read after it is at least this new.
+        // First, and the batch ends there: every insert and change numbered up to it committed
+        // before the two reads below, so both see all of them. What they see past it (committed
+        // between or during them) is left to its own notice: an insert committed after the items
+        // were read but numbered below a change read after it would otherwise be passed over.
         let sequence = try source.sequence()
         let latest = try source.latestItems(newerThan: cursor, limit: limit)
         let changed = try source.changes(since: cursor, limit: maxChanges)
         guard !changed.hasMore else { throw FeedError.changesExpired(since: cursor) }
-        return LiveBatch(from: cursor, to: max(sequence, changed.sequence), items: latest.items, gap: latest.gap,
-                         changes: changed.changes)
+        return LiveBatch(from: cursor, to: sequence, items: latest.items.filter { $0.id <= sequence }, gap: latest.gap,
+                         changes: changed.changes.filter { $0.sequence <= sequence })
     }
 
     /// The events as sent to a subscriber that was at `from`, for `base`.
