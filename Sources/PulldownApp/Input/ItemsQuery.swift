@@ -9,7 +9,8 @@ struct ItemsQuery: Equatable {
         case after(Int64)
         /// The page that holds this id near its middle (`around=`).
         case around(Int64)
-        /// The places strictly between two cursors (`after=` with `before=`).
+        /// The places strictly between two cursors (`after=` with `before=`); none when
+        /// `after` is not below `before`.
         case between(after: Int64, before: Int64)
     }
 
@@ -40,9 +41,6 @@ struct ItemsQuery: Equatable {
         let around = reader.integer("around", in: 1...Int64.max)
         if query.first("around") != nil && (query.first("before") != nil || query.first("after") != nil) {
             reader.invalid.add("around", "cannot be combined with before or after")
-        }
-        if let before, let after, after >= before {
-            reader.invalid.add("after", "must be less than before")
         }
         let count = reader.value("count")
         if let count, count != "exact" { reader.invalid.add("count", "must be exact") }
