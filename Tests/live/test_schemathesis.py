@@ -9,7 +9,7 @@ Left out, each for something the document cannot express:
   a 500 asked for with `_fail=500` is the knob working, and a ten-second `_delay` only slows;
 - `GET /api/events` and `GET /api/doctor/events` are streams that never end, so no answer to them
   is ever complete; their HEADs check their heads;
-- `PATCH /api/demo`, `POST /api/demo/faults` and the `PUT`s of network profiles change how every
+- `PATCH /api/demo`, `POST /api/demo/faults` and the `PUT`s (and a `DELETE`) of network profiles change how every
   other operation answers (a fail rate, delays, queued failures, a slow or offline session), and
   `POST /api/demo/reset` starts the feed over under them (the links' `feed=` then names a feed
   that is gone), so they run in a pass of their own, after the others, which leaves the knobs,
@@ -38,7 +38,7 @@ CONFIG = """
 [checks.positive_data_acceptance]
 expected-statuses = ["2xx", "3xx", "401", "403", "404", "409", "410", "412", "429", "5xx"]
 """
-STEERING = ["patchDemoKnobs", "queueDemoFault", "resetFeed", "setOwnProfile", "setClientProfile"]
+STEERING = ["patchDemoKnobs", "queueDemoFault", "resetFeed", "setOwnProfile", "setClientProfile", "clearClientProfile"]
 # Every knob back to its start-up value and no fault pending.
 RESET_KNOBS = {"delayMs": None, "jitterMs": None, "failRate": None, "newItemsEvery": None, "editsPerMinute": None,
                "deletesPerMinute": None, "shortPages": None, "cursorTtlSeconds": None}

@@ -107,7 +107,8 @@ extension API {
         let body = ResponseJSON.page(page, limit: query.limit, feed: feed, sequence: sequence, base: base)
         var response = HTTPResponse.json(body)
         let total = try plan?.count == true ? self.feed.itemCount() : nil
-        response.headers.add("ETag", EntityTag.strong(for: body, suffix: total.map { "-\($0)" } ?? ""))
+        // The count goes into the tag: the same items with another count are another answer.
+        response.headers.add("ETag", EntityTag.strong(for: total.map { body + Array("\n\($0)".utf8) } ?? body))
         response.headers.add("Cache-Control", PageCaching.revalidate)
         if let link = Self.nextLink(page: page, limit: query.limit, feed: feed, base: base, issued: plan?.issued) {
             response.headers.add("Link", link)
