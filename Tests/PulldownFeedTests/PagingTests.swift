@@ -124,10 +124,8 @@ class PagingTests: FeedStoreTestCase {
         XCTAssertEqual(try feed.page(before: nil, limit: 10).items, [own, plain])
         XCTAssertEqual(try feed.page(after: plain.id, limit: 10).items, [own])
     }
-}
 
-/// The page around an item and a range, read from a store.
-extension PagingTests {
+    /// The page around an item and a range, read from a store.
     func testAroundAndBetweenReadTheStoreAsThePureCutSays() throws {
         let feed = try makeFeed()
         try feed.seedIfEmpty(count: 30)
