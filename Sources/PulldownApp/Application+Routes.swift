@@ -18,7 +18,7 @@ extension Application {
         let baseURL = BaseURL(configured: configuration.publicURL)
         let cors = CORS(credentialedOrigins: Set(configuration.corsOrigins))
         let api = API(feed: feed, sessions: SessionResolver(tokens: tokens), pageSize: configuration.pageSize,
-                      baseURL: baseURL, cors: cors, pages: ValidatedPageCache(bytes: configuration.pageCacheBytes))
+                      baseURL: baseURL, cors: cors, pages: ValidatedPageCache(bytes: configuration.pageCacheBytes), demo: demo)
         // What an edit or a deletion touched goes before anyone is told the change happened.
         feed.observeChanges { notice in api.pages.drop(notice.ids) }
         let knobs = DemoKnobsMiddleware(control: demo)

@@ -73,12 +73,29 @@ public struct ItemPage: Sendable, Equatable {
     /// `.newer`), a deleted item's or not: the cursor of the next page. nil for an empty range.
     public let edge: Int64?
 
+    /// What a page around an item or within a range says beyond a plain page's fields.
+    public let form: Form
+
+    /// The forms of a page beyond a keyset page on one side of a cursor (`Feed+Paging`).
+    public enum Form: Sendable, Equatable {
+        case plain
+        /// Around `anchor` (`Feed.page(around:limit:)`), read `.older`: `edge` is its oldest
+        /// place, `newer` its newest when newer places exist (the cursor to walk up from), and
+        /// `found` whether the anchor is a live item on the page.
+        case around(anchor: Int64, found: Bool, newer: Int64?)
+        /// Strictly between `after` and a `before` (`Feed.page(after:before:limit:)`), read
+        /// `.older`: `done` when every place of the range down to `after` is on the page
+        /// (`hasMore` then says whether the feed goes on below the range).
+        case between(after: Int64, done: Bool)
+    }
+
     /// `edge` defaults to the last item's id in `direction`.
-    public init(items: [Item], direction: Direction, hasMore: Bool, edge: Int64?? = nil) {
+    public init(items: [Item], direction: Direction, hasMore: Bool, edge: Int64?? = nil, form: Form = .plain) {
         self.items = items
         self.direction = direction
         self.hasMore = hasMore
         self.edge = edge ?? (direction == .older ? items.last?.id : items.first?.id)
+        self.form = form
     }
 }
 

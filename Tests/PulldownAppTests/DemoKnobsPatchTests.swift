@@ -59,7 +59,7 @@ final class DemoKnobsPatchTests: XCTestCase {
     func testJSONNamesEveryKnob() throws {
         let text = String(decoding: DemoKnobs(delayMilliseconds: 250, jitterMilliseconds: 0, failRate: 0.25,
                                               newItemsEvery: 1.5).json, as: UTF8.self)
-        XCTAssertEqual(text, #"{"delayMs":250,"jitterMs":0,"failRate":0.25,"newItemsEvery":1.5,"editsPerMinute":0,"deletesPerMinute":0}"#)
+        XCTAssertEqual(text, #"{"delayMs":250,"jitterMs":0,"failRate":0.25,"newItemsEvery":1.5,"editsPerMinute":0,"deletesPerMinute":0,"shortPages":0,"cursorTtlSeconds":0}"#)
     }
 
     func testAControlChangesAsOneStepAndTellsItsObserversInOrder() throws {

@@ -75,13 +75,19 @@ final class DoctorObservationTests: XCTestCase {
         for query in ["", "?limit=5", "?before=41", "?after=3&limit=7", "?limit=5&before=41&feed=0123456789abcdef&_=1&t=x"] {
             let request = try XCTUnwrap(HTTPRequest(method: "GET", rawTarget: "/api/items" + query))
             let parsed = try ItemsQuery.parse(request.query, defaultLimit: 10)
-            let cursor: ObservedRequest.Cursor = switch parsed.cursor {
+            let cursor: ObservedRequest.Cursor? = switch parsed.cursor {
             case .newest: .newest
             case .before(let id): .before(id)
             case .after(let id): .after(id)
+            case .around, .between: nil
             }
-            XCTAssertEqual(Observation.ask(request, status: 200, pageSize: 10), .page(cursor, limit: parsed.limit), query)
+            XCTAssertEqual(Observation.ask(request, status: 200, pageSize: 10), cursor.map { .page($0, limit: parsed.limit) } ?? .other, query)
         }
+    }
+
+    func testAPageAroundAnItemOrWithinARangeIsNoStepOfAWalk() {
+        XCTAssertEqual(ask("GET", "/api/items?around=5&limit=3"), .other)
+        XCTAssertEqual(ask("GET", "/api/items?after=2&before=9"), .other)
     }
 
     func testAnythingTheRulesLeaveAloneOrTheEndpointRefusesIsOther() {

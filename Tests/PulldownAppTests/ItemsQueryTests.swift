@@ -49,8 +49,36 @@ final class ItemsQueryTests: XCTestCase {
         }
     }
 
-    func testBeforeWithAfterIsRefused() {
-        XCTAssertEqual(invalidNames("before=10&after=5"), ["after"])
+    func testAfterWithBeforeIsARange() throws {
+        XCTAssertEqual(try parse("after=5&before=10&limit=3"), ItemsQuery(limit: 3, cursor: .between(after: 5, before: 10)))
+        XCTAssertEqual(try parse("after=11&before=10"), ItemsQuery(limit: 10, cursor: .between(after: 11, before: 10)), "empty")
+    }
+
+    func testAroundIsAnIdAloneAndRefusesTheOtherCursors() throws {
+        XCTAssertEqual(try parse("around=42&limit=7"), ItemsQuery(limit: 7, cursor: .around(42)))
+        XCTAssertEqual(invalidNames("around=42&before=50"), ["around"])
+        XCTAssertEqual(invalidNames("around=42&after=5"), ["around"])
+        for value in ["0", "-1", "abc", "9223372036854775808", ""] {
+            XCTAssertEqual(invalidNames("around=\(value)"), ["around"], value)
+        }
+    }
+
+    func testACountIsAskedForInTheQueryOrInPrefer() throws {
+        XCTAssertEqual(try parse("count=exact"), ItemsQuery(limit: 10, cursor: .newest, count: true))
+        XCTAssertEqual(invalidNames("count=estimated"), ["count"])
+        for prefer in ["count=exact", "return=minimal, count=exact", "COUNT=EXACT; strict", " count=exact "] {
+            XCTAssertTrue(ItemsQuery.prefersExactCount(prefer), prefer)
+        }
+        for prefer in ["count=planned", "return=minimal", "", "xcount=exact"] {
+            XCTAssertFalse(ItemsQuery.prefersExactCount(prefer), prefer)
+        }
+        XCTAssertEqual(try ItemsQuery.parse(QueryParameters(parsing: "limit=2")!, prefer: "count=exact", defaultLimit: 10),
+                       ItemsQuery(limit: 2, cursor: .newest, count: true))
+    }
+
+    func testIssuedIsReadAsUnixSeconds() throws {
+        XCTAssertEqual(try parse("before=9&issued=1796000000"), ItemsQuery(limit: 10, cursor: .before(9), issued: 1_796_000_000))
+        XCTAssertEqual(invalidNames("before=9&issued=soon"), ["issued"])
     }
 
     func testARepeatedParameterIsRefused() {

@@ -110,3 +110,29 @@ final class PageCachingTests: XCTestCase {
         XCTAssertLessThanOrEqual(cache.totalCost, 100)
     }
 }
+
+/// Which pages around an item and within a range are kept, and what they cover.
+final class AroundAndRangeCachingTests: XCTestCase {
+    private static let feed = FeedID("0123456789abcdef")!
+
+    private func named(_ cursor: ItemsQuery.Cursor) -> ItemsQuery {
+        ItemsQuery(limit: 3, cursor: cursor, feed: Self.feed)
+    }
+
+    func testAPageAroundAnItemIsKeptOnceNewerPlacesExistAndCoversItsPlaces() {
+        let fixed = ItemPage(items: testItems([12, 11, 10]), direction: .older, hasMore: true, form: .around(anchor: 11, found: true, newer: 12))
+        XCTAssertEqual(PageCaching.keptRange(named(.around(11)), page: fixed, newestID: 20), 10...12)
+        let top = ItemPage(items: testItems([20, 19, 18]), direction: .older, hasMore: true, form: .around(anchor: 19, found: true, newer: nil))
+        XCTAssertNil(PageCaching.keptRange(named(.around(19)), page: top, newestID: 20), "an insert moves its window")
+    }
+
+    func testARangeIsKeptOnceItsUpperCursorIsCommittedAndCoversWhatItRead() {
+        let open = ItemPage(items: testItems([19, 18, 17]), direction: .older, hasMore: true, form: .between(after: 10, done: false))
+        XCTAssertEqual(PageCaching.keptRange(named(.between(after: 10, before: 20)), page: open, newestID: 30), 17...19)
+        let done = ItemPage(items: testItems([12, 11]), direction: .older, hasMore: true, form: .between(after: 10, done: true))
+        XCTAssertEqual(PageCaching.keptRange(named(.between(after: 10, before: 13)), page: done, newestID: 30), 11...12)
+        XCTAssertNil(PageCaching.keptRange(named(.between(after: 10, before: 40)), page: open, newestID: 30), "places may still come")
+        let empty = ItemPage(items: [], direction: .older, hasMore: true, edge: nil, form: .between(after: 10, done: true))
+        XCTAssertEqual(PageCaching.keptRange(named(.between(after: 10, before: 11)), page: empty, newestID: 30), 11...11)
+    }
+}

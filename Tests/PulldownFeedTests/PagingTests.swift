@@ -124,4 +124,20 @@ class PagingTests: FeedStoreTestCase {
         XCTAssertEqual(try feed.page(before: nil, limit: 10).items, [own, plain])
         XCTAssertEqual(try feed.page(after: plain.id, limit: 10).items, [own])
     }
+
+    /// The page around an item and a range, read from a store.
+    func testAroundAndBetweenReadTheStoreAsThePureCutSays() throws {
+        let feed = try makeFeed()
+        try feed.seedIfEmpty(count: 30)
+        let page = try feed.page(around: 15, limit: 4)
+        XCTAssertEqual(page.items.map(\.id), [17, 16, 15, 14])
+        XCTAssertEqual(page.form, .around(anchor: 15, found: true, newer: 17))
+        let range = try feed.page(after: 10, before: 15, limit: 3)
+        XCTAssertEqual(range.items.map(\.id), [14, 13, 12])
+        XCTAssertEqual(range.form, .between(after: 10, done: false))
+        let rest = try feed.page(after: 10, before: 12, limit: 3)
+        XCTAssertEqual(rest.items.map(\.id), [11])
+        XCTAssertEqual(rest.form, .between(after: 10, done: true))
+        XCTAssertEqual(try feed.page(around: Int64.max, limit: 2).items.map(\.id), [30, 29])
+    }
 }

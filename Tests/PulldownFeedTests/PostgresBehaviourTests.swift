@@ -13,6 +13,7 @@ final class PostgresPagingTests: PagingTests {
     override func setUpWithError() throws { try PostgresBackend.skipUnlessConfigured() }
 
     override func testPagingWalksEveryItemExactlyOnceWhileNewItemsArrive() throws { try super.testPagingWalksEveryItemExactlyOnceWhileNewItemsArrive() }
+    override func testAroundAndBetweenReadTheStoreAsThePureCutSays() throws { try super.testAroundAndBetweenReadTheStoreAsThePureCutSays() }
     override func testFirstPageIsNewestAndHasMoreIsFalseAtTheEnd() throws { try super.testFirstPageIsNewestAndHasMoreIsFalseAtTheEnd() }
     override func testNewerReturnsTheItemsImmediatelyAboveTheCursorAndReportsTheGap() throws { try super.testNewerReturnsTheItemsImmediatelyAboveTheCursorAndReportsTheGap() }
     override func testLimitsOutsideTheConfiguredRangeAreClamped() throws { try super.testLimitsOutsideTheConfiguredRangeAreClamped() }

@@ -25,13 +25,13 @@ def knobs(server):
 def test_get_answers_the_start_up_knobs(start_server):
     server = start_server("--delay-ms", "20", "--jitter-ms", "5", "--fail-rate", "0.25", new_items_every="2.5")
     assert knobs(server) == {"delayMs": 20, "jitterMs": 5, "failRate": 0.25, "newItemsEvery": 2.5, "editsPerMinute": 0,
-                             "deletesPerMinute": 0}
+                             "deletesPerMinute": 0, "shortPages": 0, "cursorTtlSeconds": 0}
 
 
 def test_the_environment_gives_start_up_knobs_too(start_server):
     server = start_server(env={"PULLDOWN_DELAY_MS": "30", "PULLDOWN_FAIL_RATE": "0.5", "PULLDOWN_EDITS_PER_MINUTE": "12"})
     assert knobs(server) == {"delayMs": 30, "jitterMs": 0, "failRate": 0.5, "newItemsEvery": 0, "editsPerMinute": 12,
-                             "deletesPerMinute": 0}
+                             "deletesPerMinute": 0, "shortPages": 0, "cursorTtlSeconds": 0}
 
 
 def test_patch_changes_the_fields_given_and_answers_the_new_state(server):

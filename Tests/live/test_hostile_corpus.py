@@ -155,7 +155,7 @@ for query in ["limit=0", "limit=-1", "limit=101", "limit=1e2", "limit=9999999999
               "limit=abc", "limit=%2B5", "limit=+5", "limit=%205", "limit=5%20", "limit=0x10", "limit=%EF%BC%95",
               "limit=1&limit=2", "limit=1.0", "before=0", "before=-1", "before=9223372036854775808",
               "before=1.5", "before=" + "9" * 400, "after=-1", "after=18446744073709551616", "after=1e3",
-              "before=1&after=1", "_=1&limit=0", "LIMIT=5&limit=x", "_delay=99999999", "_delay=-1", "_fail=200",
+              "around=1&before=2", "_=1&limit=0", "LIMIT=5&limit=x", "_delay=99999999", "_delay=-1", "_fail=200",
               "_fail=" + "5" * 100]:
     case("query-" + query[:40], request("GET", "/api/items?" + query))
 case("item-id-huge", request("GET", "/api/items/99999999999999999999999999"))

@@ -40,3 +40,14 @@ def test_the_slow_phone_lines_run_as_written_and_slow_only_the_phone(start_serve
     # The phone's head waits its latency; the laptop's whole answer comes sooner, busy machine or not.
     assert head >= 0.4 * 0.85 and laptop < head, run.stdout
     assert "503, Retry-After: 10" in run.stdout, run.stdout
+
+
+def test_the_paging_lines_run_as_written(start_server):
+    server = start_server(seed="600")
+    script = curl_block("## Paging as clients ask for it").replace("localhost:8080", f"127.0.0.1:{server.port}")
+    run = subprocess.run(["bash", "-euo", "pipefail", "-c", script], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, f"{run.stderr}\n{script}"
+    assert '"prev":505' in run.stdout and '"next":496' in run.stdout
+    assert '"anchor":{"id":500,"found":true}' in run.stdout
+    assert '"rangeDone":false' in run.stdout and '"next":490' in run.stdout
+    assert "X-Total-Count: 600" in run.stdout

@@ -41,7 +41,7 @@ expected-statuses = ["2xx", "3xx", "401", "403", "404", "409", "410", "412", "42
 STEERING = ["patchDemoKnobs", "queueDemoFault", "resetFeed", "setOwnProfile", "setClientProfile", "clearClientProfile"]
 # Every knob back to its start-up value and no fault pending.
 RESET_KNOBS = {"delayMs": None, "jitterMs": None, "failRate": None, "newItemsEvery": None, "editsPerMinute": None,
-               "deletesPerMinute": None}
+               "deletesPerMinute": None, "shortPages": None, "cursorTtlSeconds": None}
 
 
 @pytest.fixture(scope="module")

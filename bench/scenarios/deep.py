@@ -4,7 +4,8 @@ costs at the newest end.
 The newest page itself is answered from memory, so it is shown for reference; the floor compares
 the deep page with `before=<newest id + 1>`, the same rows as the newest page read through the
 same query. Both name the feed, as the links the server hands out do, so both are kept in
-memory until a change touches them (scenario 13 measures them while items change).
+memory until a change touches them (scenario 13 measures them while items change). The page
+around an item and a range at the same depth are measured against the deep `before=` page.
 """
 from load import alternate
 from pulldownkit.client import get
@@ -20,7 +21,9 @@ def run(bench):
         base = f"http://127.0.0.1:{server.port}/api/items?limit=20"
         results = alternate([("newest", base, {}),
                              ("newest-query", f"{base}&before={newest_id + 1}&feed={feed}", {}),
-                             ("deep", f"{base}&before=200&feed={feed}", {})],
+                             ("deep", f"{base}&before=200&feed={feed}", {}),
+                             ("around", f"{base}&around=190&feed={feed}", {}),
+                             ("range", f"{base}&after=100&before=200&feed={feed}", {})],
                             bench.rounds, bench.seconds)
         rss = server.rss_mb()
     finally:
@@ -28,4 +31,6 @@ def run(bench):
     row("2 deep page (1M)", "newest page (from memory)", results["newest"])
     row("2 deep page (1M)", f"before={newest_id + 1} (newest, queried)", results["newest-query"])
     row("2 deep page (1M)", "before=200 (oldest end)", results["deep"], results["newest-query"], ratio_of="p50", rss=rss)
+    row("2 deep page (1M)", "around=190 (oldest end)", results["around"], results["deep"], ratio_of="p50")
+    row("2 deep page (1M)", "after=100&before=200", results["range"], results["deep"], ratio_of="p50")
     floor("deep page p50 / same query at the newest end", results["deep"]["p50"] / results["newest-query"]["p50"], 1.2, "lower")

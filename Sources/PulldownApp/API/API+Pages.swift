@@ -1,3 +1,4 @@
+import Foundation
 import PulldownFeed
 import PulldownHTTP
 
@@ -14,9 +15,13 @@ extension API {
     func items(_ request: HTTPRequest, _ responder: Responder) {
         let query: ItemsQuery
         let key: BaseURL.Key
+        let plan: PagePlan
         do {
-            query = try ItemsQuery.parse(request.query, defaultLimit: pageSize)
+            query = try ItemsQuery.parse(request.query, prefer: request.headers["Prefer"], defaultLimit: pageSize)
             key = try baseURL.key(of: request)
+            let knobs = demo?.knobs ?? DemoKnobs()
+            plan = try PagePlan(query, shortPages: knobs.shortPages, cursorTtlSeconds: knobs.cursorTtlSeconds,
+                                now: Int64(Date().timeIntervalSince1970), roll: Double.random(in: 0..<1))
         } catch {
             return responder.send(error.response)
         }
@@ -24,8 +29,8 @@ extension API {
             // Names no feed: answered, never kept, so no check of the store is needed.
             return responder.send(Self.answer {
                 let sequence = try feed.sequence()
-                let (page, _) = try read(query)
-                return try pageResponse(page, query: query, feed: feed.feedID(), sequence: sequence,
+                let (page, _) = try read(query, limit: plan.readLimit)
+                return try pageResponse(page, query: query, plan: plan, feed: feed.feedID(), sequence: sequence,
                                         base: baseURL.require(request)).conditional(for: request)
             })
         }
@@ -35,13 +40,20 @@ extension API {
             responder.send(Self.answer {
                 let state = try state.get()
                 if let named = query.feed, named != state.id { throw Self.feedChanged }
+                guard plan.keepable else {
+                    // Not kept, so only a reset during the read matters, as for a kept page.
+                    let page: ItemPage? = try feed.reading(inFeed: state.id) { try self.read(query, limit: plan.readLimit).0 }
+                    guard let page else { throw Self.feedChanged }
+                    return try pageResponse(page, query: query, plan: plan, feed: state.id, sequence: state.sequence,
+                                            base: baseURL.require(request)).conditional(for: request)
+                }
                 guard query.cursor == .newest else {
                     return try namedPage(query, in: state, for: request, key: key).conditional(for: request)
                 }
                 // Kept by the base's key: the base itself is built only for a page not kept yet.
                 let response = try newestPages.value(for: NewestPageKey(base: key, limit: query.limit), at: state.revision) {
                     let page = try feed.page(before: nil, limit: query.limit)
-                    return HTTPResponse(prepared: PreparedResponse(pageResponse(page, query: query, feed: state.id, sequence: state.sequence,
+                    return HTTPResponse(prepared: PreparedResponse(try pageResponse(page, query: query, feed: state.id, sequence: state.sequence,
                                                                                 base: try baseURL.require(request))))
                 }
                 return response.conditional(for: request)
@@ -58,54 +70,56 @@ extension API {
         if let key, let kept = pages.response(for: key) { return kept }
         // Before the read: a change that drops pages while it runs keeps this one out.
         let epoch = pages.epoch
-        guard let (page, newest) = try feed.reading(inFeed: state.id, { try read(query) }) else { throw Self.feedChanged }
-        let built = pageResponse(page, query: query, feed: state.id, sequence: state.sequence, base: try baseURL.require(request))
+        guard let (page, newest) = try feed.reading(inFeed: state.id, { try read(query, limit: query.limit) }) else { throw Self.feedChanged }
+        let built = try pageResponse(page, query: query, feed: state.id, sequence: state.sequence, base: try baseURL.require(request))
         guard let key, let ids = PageCaching.keptRange(query, page: page, newestID: newest) else { return built }
         return pages.keep(built, for: key, ids: ids, builtAt: epoch)
     }
 
-    /// The page a cursor other than the newest names, and for `before=` the newest id read
-    /// before it.
-    private func read(_ query: ItemsQuery) throws -> (ItemPage, newest: Int64?) {
+    /// The page `query` names, of `limit` places, and for `before=` (alone or with `after=`)
+    /// the newest id read before it.
+    private func read(_ query: ItemsQuery, limit: Int) throws -> (ItemPage, newest: Int64?) {
         switch query.cursor {
+        case .newest:
+            return (try feed.page(before: nil, limit: limit), nil)
         case .after(let id):
             // Fixed or not by its own places alone: no newest id needed (a check, on a shared store).
-            return (try feed.page(after: id, limit: query.limit), nil)
+            return (try feed.page(after: id, limit: limit), nil)
+        case .around(let id):
+            return (try feed.page(around: id, limit: limit), nil)
         case .before(let id):
             // The newest id is read before the page, so a page called fixed is at least that old.
             // It is the id this process knows, without the shared store's check: one that lags
             // only calls fewer pages fixed, and no server thread waits for another's query.
             let newest = try feed.newestID()
-            return (try feed.page(before: id, limit: query.limit), newest)
-        case .newest:
-            preconditionFailure("the newest page is answered by items(_:_:)")
+            return (try feed.page(before: id, limit: limit), newest)
+        case .between(let after, let before):
+            let newest = try feed.newestID()
+            return (try feed.page(after: after, before: before, limit: limit), newest)
         }
     }
 
     /// A page as JSON with its ETag, `Cache-Control`, `Link` and cross-origin headers, for
-    /// `base` (`BaseURL`); `sequence` is the feed's, read before the page.
-    func pageResponse(_ page: ItemPage, query: ItemsQuery, feed: FeedID, sequence: Int64, base: String) -> HTTPResponse {
+    /// `base` (`BaseURL`); `sequence` is the feed's, read before the page. With a count asked
+    /// for (`plan`), `X-Total-Count` is the live items now, and the ETag covers it too.
+    func pageResponse(_ page: ItemPage, query: ItemsQuery, plan: PagePlan? = nil, feed: FeedID, sequence: Int64,
+                      base: String) throws -> HTTPResponse {
         let body = ResponseJSON.page(page, limit: query.limit, feed: feed, sequence: sequence, base: base)
         var response = HTTPResponse.json(body)
-        response.headers.add("ETag", EntityTag.strong(for: body))
+        let total = try plan?.count == true ? self.feed.itemCount() : nil
+        // The count goes into the tag: the same items with another count are another answer.
+        response.headers.add("ETag", EntityTag.strong(for: total.map { body + Array("\n\($0)".utf8) } ?? body))
         response.headers.add("Cache-Control", PageCaching.revalidate)
-        if let link = Self.nextLink(page: page, limit: query.limit, feed: feed, base: base) { response.headers.add("Link", link) }
+        if let link = Self.nextLink(page: page, limit: query.limit, feed: feed, base: base, issued: plan?.issued) {
+            response.headers.add("Link", link)
+        }
+        if let total {
+            response.headers.add("X-Total-Count", String(total))
+            response.headers.add("Preference-Applied", "count=exact")
+        }
         // Kept ready, so the headers the CORS middleware would add are in it already.
         cors.addSharedHeaders(to: &response)
         return response
-    }
-
-    /// The `Link` header (RFC 8288) to the next page in the direction being walked, in `feed`:
-    /// from the page's last place, a deleted item's or not; an absolute URL under `base`.
-    static func nextLink(page: ItemPage, limit: Int, feed: FeedID, base: String) -> String? {
-        guard page.hasMore, let edge = page.edge else { return nil }
-        switch page.direction {
-        case .older:
-            return "<\(base)/api/items?limit=\(limit)&before=\(edge)&feed=\(feed)>; rel=\"next\""
-        case .newer:
-            // Walking towards newer items: the next batch starts after the newest place shown.
-            return "<\(base)/api/items?limit=\(limit)&after=\(edge)&feed=\(feed)>; rel=\"next\""
-        }
     }
 
     /// A cursor or an item from a feed this server no longer serves (a reset, another store).

@@ -17,6 +17,8 @@ struct API: Sendable {
     /// Pages whose places never change, and items, ready to send until a change touches them
     /// (see `PageCaching`).
     var pages = ValidatedPageCache(bytes: Configuration().pageCacheBytes)
+    /// The demo knobs paging reads (`PagePlan`): short pages, expiring cursors; nil: none.
+    var demo: DemoControl?
 
     struct NewestPageKey: Hashable {
         let base: BaseURL.Key

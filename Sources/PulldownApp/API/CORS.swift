@@ -20,7 +20,7 @@ struct CORS: HTTPMiddleware {
     // PATCH, PUT and DELETE steer a demo (`/api/demo`, a client's network profile).
     static let allowedMethods = "GET, HEAD, POST, PUT, PATCH, DELETE"
     static let allowedHeaders = "Content-Type, X-Session-Id, If-None-Match, Last-Event-ID, Authorization"
-    static let exposedHeaders = "Link, ETag, Location, Retry-After, X-Session-Id, Allow, WWW-Authenticate"
+    static let exposedHeaders = "Link, ETag, Location, Retry-After, X-Session-Id, Allow, WWW-Authenticate, X-Total-Count"
     static let allowOrigin = "Access-Control-Allow-Origin"
     /// How long a browser may reuse a preflight's answer, in seconds (Chromium keeps at most 7200).
     static let maxAge = "7200"

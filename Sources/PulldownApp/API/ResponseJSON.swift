@@ -48,11 +48,28 @@ enum ResponseJSON {
     /// `next` is the next page's cursor (its `before=`, or `after=` walking up), null at the
     /// end: the last place of this page, a deleted item's or not, so a page whose items were
     /// all deleted still says where to go on.
+    ///
+    /// A page around an item adds `prev` (the cursor to walk up from, `after=`, null when nothing
+    /// is newer) and `anchor`; a page within a range adds `rangeDone`, and its `next` goes on
+    /// inside the range (null once it is done, whatever lies below).
     private static func writeAboutPage(_ page: ItemPage, limit: Int, feed: FeedID, sequence: Int64, to json: inout JSONWriter) {
         json.key("limit"); json.integer(limit)
         json.key("hasMore"); json.bool(page.hasMore)
         json.key("next")
-        if page.hasMore, let edge = page.edge { json.integer(edge) } else { json.null() }
+        if let next = API.nextCursor(page) { json.integer(next) } else { json.null() }
+        switch page.form {
+        case .plain:
+            break
+        case .around(let anchor, let found, let newer):
+            json.key("prev")
+            if let newer { json.integer(newer) } else { json.null() }
+            json.key("anchor"); json.beginObject()
+            json.key("id"); json.integer(anchor)
+            json.key("found"); json.bool(found)
+            json.endObject()
+        case .between(_, let done):
+            json.key("rangeDone"); json.bool(done)
+        }
         json.key("feed"); json.string(feed.text)
         json.key("changes"); json.integer(sequence)
     }

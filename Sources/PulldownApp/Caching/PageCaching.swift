@@ -19,6 +19,9 @@ import Synchronization
 /// - `before=X`: the places below X, once X - 1 is committed, i.e. X ≤ newest + 1.
 /// - `after=X`: the `limit` places just above X, once all of them exist and even newer ones do
 ///   too (`hasMore`), since `hasMore` is part of the page.
+/// - `around=X`: once places newer than the page exist (its newest place and beyond), and at
+///   the oldest end of the feed.
+/// - `after=A&before=B`: as `before=B`, the places of the range it covers.
 /// - an item (`/api/items/{id}`).
 /// Each is kept with the ids it covers and dropped when a change touches one of them
 /// (`ValidatedPageCache.drop(_:)`), so it is served from memory, 304 included, until then. The
@@ -44,6 +47,17 @@ enum PageCaching {
         case .after(let id):
             guard page.hasMore, let edge = page.edge else { return nil }
             return (id + 1)...edge
+        case .around:
+            // Fixed once newer places exist past it (as a full `after=` page); at the oldest
+            // end nothing is ever added. The anchor, if a place, lies within it.
+            guard case .around(_, _, let newer?) = page.form, let edge = page.edge else { return nil }
+            return edge...newer
+        case .between(let after, let before):
+            // As `before=`: no place below `before` can appear once `before - 1` is committed.
+            guard before - 1 <= (newestID ?? 0) else { return nil }
+            guard case .between(_, let done) = page.form else { return nil }
+            let low = done ? after + 1 : page.edge ?? after + 1
+            return low <= before - 1 ? low...(before - 1) : before...before
         }
     }
 

@@ -4,7 +4,8 @@ import PulldownHTTP
 /// The knobs as JSON, by name, and changed by a JSON merge patch (RFC 7396).
 extension DemoKnobs {
     /// The knobs' names in JSON, in the order they are written.
-    static let fieldNames = ["delayMs", "jitterMs", "failRate", "newItemsEvery", "editsPerMinute", "deletesPerMinute"]
+    static let fieldNames = ["delayMs", "jitterMs", "failRate", "newItemsEvery", "editsPerMinute", "deletesPerMinute",
+                             "shortPages", "cursorTtlSeconds"]
 
     var json: [UInt8] {
         var json = JSONWriter(capacity: 96)
@@ -20,6 +21,8 @@ extension DemoKnobs {
         json.key("newItemsEvery"); json.number(newItemsEvery)
         json.key("editsPerMinute"); json.number(editsPerMinute)
         json.key("deletesPerMinute"); json.number(deletesPerMinute)
+        json.key("shortPages"); json.number(shortPages)
+        json.key("cursorTtlSeconds"); json.integer(cursorTtlSeconds)
         json.endObject()
     }
 
@@ -27,7 +30,7 @@ extension DemoKnobs {
     var numbers: [String: Double] {
         ["delayMs": Double(delayMilliseconds), "jitterMs": Double(jitterMilliseconds),
          "failRate": failRate, "newItemsEvery": newItemsEvery, "editsPerMinute": editsPerMinute,
-         "deletesPerMinute": deletesPerMinute]
+         "deletesPerMinute": deletesPerMinute, "shortPages": shortPages, "cursorTtlSeconds": Double(cursorTtlSeconds)]
     }
 
     /// These knobs with each value of `numbers` that names a knob and lies in its range; the
@@ -46,6 +49,9 @@ extension DemoKnobs {
         knobs.newItemsEvery = number("newItemsEvery", in: Self.newItemsEveryRange) ?? newItemsEvery
         knobs.editsPerMinute = number("editsPerMinute", in: Self.churnRange) ?? editsPerMinute
         knobs.deletesPerMinute = number("deletesPerMinute", in: Self.churnRange) ?? deletesPerMinute
+        knobs.shortPages = number("shortPages", in: Self.shortPagesRange) ?? shortPages
+        knobs.cursorTtlSeconds = numbers["cursorTtlSeconds"].flatMap { Int(exactly: $0) }
+            .flatMap { Self.cursorTtlRange.contains($0) ? $0 : nil } ?? cursorTtlSeconds
         return knobs
     }
 
@@ -71,6 +77,9 @@ extension DemoKnobs {
                 "newItemsEvery": invalid.take(body.number("newItemsEvery", in: DemoKnobs.newItemsEveryRange, nullable: true)),
                 "editsPerMinute": invalid.take(body.number("editsPerMinute", in: DemoKnobs.churnRange, nullable: true)),
                 "deletesPerMinute": invalid.take(body.number("deletesPerMinute", in: DemoKnobs.churnRange, nullable: true)),
+                "shortPages": invalid.take(body.number("shortPages", in: DemoKnobs.shortPagesRange, nullable: true)),
+                "cursorTtlSeconds": invalid.take(body.integer("cursorTtlSeconds", in: 0...Int64(DemoKnobs.cursorTtlRange.upperBound),
+                                                              nullable: true)).map(Double.init),
             ]
             try invalid.check("Some knobs are invalid; none was changed.")
             var changes: [String: Change] = [:]

@@ -12,6 +12,10 @@ public struct DemoKnobs: Sendable, Equatable {
     /// Items the demo edits a minute (`DemoChurn`), and deletes; 0 for none.
     public var editsPerMinute: Double = 0
     public var deletesPerMinute: Double = 0
+    /// Paging's awkward cases (`PagePlan`): the share of pages answered short while more exist,
+    /// and how long a cursor in a link lasts (0: for ever).
+    public var shortPages = 0.0
+    public var cursorTtlSeconds = 0
 
     public init() {}
 
@@ -31,6 +35,9 @@ public struct DemoKnobs: Sendable, Equatable {
     static let newItemsEveryRange: ClosedRange<Double> = 0...86_400
     /// Up to a thousand a second.
     static let churnRange: ClosedRange<Double> = 0...60_000
+    static let shortPagesRange: ClosedRange<Double> = 0...1
+    /// Up to a day.
+    static let cursorTtlRange: ClosedRange<Int> = 0...86_400
 
     /// The largest `_delay`, so a typo cannot hold a connection for an hour.
     static let maxDelayMilliseconds = 10_000

@@ -38,6 +38,8 @@ enum Observation {
             guard status != 400 else { return .other }
             let number = { (name: String) in request.query.first(name).flatMap(DecimalDigits.parse) }
             let limit = number("limit").map(Int.init) ?? pageSize
+            // A page around an item, or within a range, is no step of a walk the rules follow.
+            if number("around") != nil || (number("before") != nil && number("after") != nil) { return .other }
             if let before = number("before") { return .page(.before(before), limit: limit) }
             if let after = number("after") { return .page(.after(after), limit: limit) }
             return .page(.newest, limit: limit)
