@@ -80,7 +80,7 @@ extension DemoKnobs {
     /// Reads `_delay` and `_fail` (the first of each, if repeated), then a queued fault (from
     /// `takeFault`, asked only once the query is valid, so a 400 uses up no fault), then rolls
     /// the fail rate; throws a 400 naming every bad knob.
-    func plan(for request: HTTPRequest, takeFault: () -> Int? = { nil }) throws(Problem) -> Plan {
+    func plan(for request: HTTPRequest, takeFault: () -> FaultQueue.Fault? = { nil }) throws(Problem) -> Plan {
         var reader = QueryReader(request.query)
         let delayParameter = reader.integer("_delay", in: 0...Int64(Self.maxDelayMilliseconds), repeatable: true)
         let failParameter = reader.integer("_fail", oneOf: Self.failableStatuses.keys.sorted(), repeatable: true)
@@ -88,9 +88,9 @@ extension DemoKnobs {
         let delay = delayParameter.map(Int.init)
             ?? delayMilliseconds + (jitterMilliseconds > 0 ? Int.random(in: 0...jitterMilliseconds) : 0)
         var failure: Problem?
-        if let status = takeFault() {
-            failure = Self.injected(status: status, title: Self.failableStatuses[status]!,
-                                    reason: "a fault queued with POST /api/demo/faults")
+        if let fault = takeFault() {
+            failure = Self.injected(status: fault.status, title: Self.failableStatuses[fault.status]!,
+                                    reason: "a fault queued with POST /api/demo/faults", retryAfter: fault.retryAfter)
         } else if let status = failParameter {
             failure = Self.injected(status: status, title: Self.failableStatuses[status]!, reason: "the _fail parameter asked for it")
         } else if failRate > 0, Double.random(in: 0..<1) < failRate {
@@ -99,9 +99,13 @@ extension DemoKnobs {
         return Plan(delayMilliseconds: delay, failure: failure)
     }
 
-    private static func injected(status: Int, title: String, reason: String) -> Problem {
+    private static func injected(status: Int, title: String, reason: String, retryAfter: Int? = nil) -> Problem {
         var headers = HTTPHeaders()
-        if status != 500 { headers.add("Retry-After", "1") }
+        if let retryAfter {
+            headers.add("Retry-After", String(retryAfter))
+        } else if status != 500 {
+            headers.add("Retry-After", "1")
+        }
         return Problem(status: status, title: title, detail: "Injected failure: \(reason). Nothing was changed.",
                        headers: headers)
     }
