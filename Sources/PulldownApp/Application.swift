@@ -32,11 +32,14 @@ public final class Application: Sendable {
 
     /// Opens (and if new, seeds) the store, loads the page's files and starts listening.
     public convenience init(configuration: Configuration) throws(StartupError) {
-        try self.init(configuration: configuration, clock: SystemClock())
+        try self.init(configuration: configuration, clock: DemoClock(configuration.clock))
     }
 
     /// The same on a clock of the caller's (tests move one by hand).
-    init(configuration: Configuration, clock: any FeedClock) throws(StartupError) {
+    init(configuration: Configuration, clock base: any FeedClock) throws(StartupError) {
+        // The demo clock: `--clock manual`'s, or one that reads `base`.
+        let clock = base as? DemoClock ?? DemoClock(base: base)
+        let script = try configuration.scriptFile.map { file throws(StartupError) in try Self.readScript(file) }
         let opened: FeedStores.Opened
         let staticFiles: StaticFiles
         do {
@@ -114,11 +117,16 @@ public final class Application: Sendable {
             throw error
         }
         let trust = TrustRoutes(ca: ca, files: staticFiles)
+        let scripting = access.map { _ in
+            ScriptWiring(clock: clock, stage: .init(feed: feed, control: demo, sync: demoSync, churn: DemoChurn(feed: feed), live: live,
+                                                    gate: ScriptGate(clock: clock)))
+        }
+        if let script { scripting?.player.load(script) }
         let handler = Self.handler(feed: feed, tokens: tokens, staticFiles: staticFiles, openAPI: openAPI,
                                    live: live, demo: demo, demoSync: demoSync, demoAccess: access,
                                    reset: DemoReset(feed: feed, origin: origin, watcher: watcher),
                                    configuration: configuration, dataPictures: origin.dataFile?.pictures, trust: trust,
-                                   profiles: profiles, doctor: doctor.map { ($0, steering) })
+                                   profiles: profiles, doctor: doctor.map { ($0, steering) }, scripting: scripting)
         var serverConfiguration = configuration.server
         // Streams get their own share of connections, so a full house of them never keeps
         // ordinary requests out.
@@ -213,7 +221,7 @@ public final class Application: Sendable {
                         live: LiveEvents, demo: DemoControl, demoSync: DemoKnobsSync?, demoAccess: DemoAccess?,
                         reset: DemoReset, configuration: Configuration, dataPictures: DataPictures? = nil,
                         trust: TrustRoutes? = nil, profiles: NetworkProfiles? = nil,
-                        doctor: (ClientDoctor, access: DemoAccess)? = nil) -> HTTPHandler {
+                        doctor: (ClientDoctor, access: DemoAccess)? = nil, scripting: ScriptWiring? = nil) -> HTTPHandler {
         let baseURL = BaseURL(configured: configuration.publicURL)
         let cors = CORS(credentialedOrigins: Set(configuration.corsOrigins))
         let api = API(feed: feed, sessions: SessionResolver(tokens: tokens), pageSize: configuration.pageSize,
@@ -238,7 +246,8 @@ public final class Application: Sendable {
         router.get("/healthz") { _ in api.health() }
         (trust ?? TrustRoutes(ca: nil, files: staticFiles)).addRoutes(to: &router)
         let watched: [any HTTPMiddleware] = doctor.map { [DoctorHook(doctor: $0.0)] } ?? []
-        router.scope("/api", middleware: watched + [cors, knobs], notFound: API.notFound)
+        let gate: [any HTTPMiddleware] = scripting.map { [$0.stage.gate] } ?? []
+        router.scope("/api", middleware: watched + [cors] + gate + [knobs], notFound: API.notFound)
         router.scope("/media", middleware: [cors], notFound: { request in
             Problem.notFound("There is no picture at \(request.path).").response
         })
@@ -253,6 +262,7 @@ public final class Application: Sendable {
             DemoEndpoints(control: demo, items: DemoItems(feed: feed, baseURL: baseURL), churn: DemoChurn(feed: feed, baseURL: baseURL), reset: reset,
                           sync: demoSync).addRoutes(to: &router)
             profiles.map { ProfileEndpoints(profiles: $0, sessions: api.sessions).addRoutes(to: &router) }
+            scripting?.endpoints(generate: { if live.openStreams > 0 { try? feed.generateDueItems() } }).addRoutes(to: &router)
             router.scope("/api/demo", middleware: [cors.refusingPreflights(demoAccess.preflightRefusal), demoAccess],
                          notFound: API.notFound)
         }
@@ -261,6 +271,18 @@ public final class Application: Sendable {
 }
 
 extension Application {
+    /// The `--script` file, read and checked whole.
+    static func readScript(_ file: String) throws(StartupError) -> DemoScript {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw StartupError(description: "--script \(file): cannot read the file")
+        }
+        do {
+            return try DemoScript.parse(Array(data))
+        } catch {
+            throw StartupError(description: "--script \(file): \(error)")
+        }
+    }
+
     /// Every connection is a file descriptor: raise the limit as far as the system allows, and
     /// say so at start if that is still less than the connection limits need.
     static func raiseFileLimit(for server: ServerConfiguration, servers: Int = 1) {

@@ -157,11 +157,8 @@ extension DemoScript {
         case "dropStreams":
             action = .dropStreams
         case "rateLimit":
-            let limit = required("limit", body.integer("limit", in: 0...RateLimitWindow.maxLimit))
-            let window = invalid.take(ScriptDuration.read(body, "window", in: RateLimitWindow.windowRange))
-            if let window, window != window.rounded() { invalid.add("window", "must be whole seconds") }
-            if let limit, limit > 0, window == nil, !invalid.contains("window") { invalid.add("window", InvalidParameters.Reason.required) }
-            action = invalid.all.isEmpty ? limit.map { $0 == 0 ? .rateLimit(nil) : .rateLimit(.init(limit: Int($0), window: window!)) } : nil
+            let policy = RateLimitWindow.policy(from: body, into: &invalid)
+            action = invalid.all.isEmpty ? .rateLimit(policy) : nil
         case "offline":
             action = required("for", ScriptDuration.read(body, "for", in: 0.001...3600)).map { .offline(seconds: $0) }
         case "label":

@@ -40,7 +40,7 @@ struct DemoScript: Sendable, Equatable {
         var verb: String {
             switch self {
             case .addItems: "addItems"
-            case .churn(let edits, _): edits > 0 ? "edit" : "delete"
+            case .churn: "churn"
             case .fail: "fail"
             case .set: "set"
             case .dropStreams: "dropStreams"

@@ -1,4 +1,5 @@
 import Foundation
+import InvalidInput
 import PulldownHTTP
 
 /// A fixed-window rate limit: at most `limit` requests in each window of `window` seconds, the
@@ -71,5 +72,17 @@ struct RateLimitWindow: Sendable, Equatable {
                        detail: "The demo's rate limit of \(policy.limit) requests every \(Int(policy.window)) s is used up; "
                            + "try again in \(reset) s. Nothing was done.",
                        headers: headers).response
+    }
+
+    /// `{"limit": N, "window": "10s"}` (whole seconds) of a body or a script's step; a limit of 0
+    /// lifts it (nil). Problems are noted in `invalid`, and then the answer means nothing.
+    static func policy(from body: JSONBody, into invalid: inout InvalidParameters) -> Policy? {
+        let limit = invalid.take(body.integer("limit", in: 0...maxLimit))
+        if limit == nil && !invalid.contains("limit") { invalid.add("limit", InvalidParameters.Reason.required) }
+        let window = invalid.take(ScriptDuration.read(body, "window", in: windowRange))
+        if let window, window != window.rounded() { invalid.add("window", "must be whole seconds") }
+        if let limit, limit > 0, window == nil, !invalid.contains("window") { invalid.add("window", InvalidParameters.Reason.required) }
+        guard let limit, limit > 0, let window else { return nil }
+        return Policy(limit: Int(limit), window: window)
     }
 }
