@@ -22,6 +22,11 @@ DEMO_REQUESTS = [
     ("GET", "/api/demo/profile", None),
     ("PUT", "/api/demo/profile", {"preset": "3g"}),
     ("DELETE", "/api/demo/profile", None),
+    ("GET", "/api/demo/script", None),
+    ("PUT", "/api/demo/script", {"steps": []}),
+    ("POST", "/api/demo/script/play", None),
+    ("POST", "/api/demo/clock", {"advance": "1s"}),
+    ("PUT", "/api/demo/rate-limit", {"limit": 1, "window": "1s"}),
 ]
 
 
