@@ -89,6 +89,7 @@ final class ScriptParsingTests: XCTestCase {
         XCTAssertEqual(ScriptDuration.seconds("2s"), 2)
         XCTAssertEqual(ScriptDuration.seconds("1.5m"), 90)
         XCTAssertEqual(ScriptDuration.seconds("1h"), 3600)
-        for bad in ["", "s", "-1s", "1e3s", "2 s", "inf s", "2"] { XCTAssertNil(ScriptDuration.seconds(bad), bad) }
+        XCTAssertEqual(ScriptDuration.seconds("1.25s"), 1.25)
+        for bad in ["", "s", "-1s", "1e3s", "2 s", "inf s", "2", "1.s", ".5s", "1.2.3s", "0x1s"] { XCTAssertNil(ScriptDuration.seconds(bad), bad) }
     }
 }

@@ -24,8 +24,8 @@ DEMO_REQUESTS = [
     ("DELETE", "/api/demo/profile", None),
     ("GET", "/api/demo/script", None),
     ("PUT", "/api/demo/script", {"steps": []}),
-    ("POST", "/api/demo/script/play", None),
-    ("POST", "/api/demo/clock", {"advance": "1s"}),
+    ("GET", "/api/demo/clock", None),
+    ("DELETE", "/api/demo/rate-limit", None),
     ("PUT", "/api/demo/rate-limit", {"limit": 1, "window": "1s"}),
 ]
 

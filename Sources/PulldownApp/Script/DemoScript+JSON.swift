@@ -10,7 +10,9 @@ extension DemoScript {
     static let maxLabel = 200
     /// A script plays for a day at most; a step repeats at most this often.
     static let timeRange: ClosedRange<Double> = 0...86_400
-    static let maxTimes: Int64 = 10_000
+    static let maxTimes: Int64 = 1000
+    /// A repeat's shortest interval: a thousand runs take at least 100 s of play.
+    static let everyRange: ClosedRange<Double> = 0.1...86_400
     static let verbs = ["addItems", "churn", "fail", "set", "dropStreams", "rateLimit", "offline", "label"]
 
     /// Parses the JSON text of a script.
@@ -76,7 +78,7 @@ extension DemoScript {
         if let repeated = invalid.take(body.object("repeat")) {
             repeated.rejectUnknown(["times", "every"], into: &invalid)
             let times = invalid.take(repeated.integer("times", in: 1...maxTimes))
-            let every = invalid.take(ScriptDuration.read(repeated, "every", in: 0.001...timeRange.upperBound))
+            let every = invalid.take(ScriptDuration.read(repeated, "every", in: everyRange))
             if times == nil && !invalid.contains("times") { invalid.add("times", InvalidParameters.Reason.required) }
             if case .at = trigger, every == nil, !invalid.contains("every") {
                 invalid.add("every", "is required with at")
@@ -163,7 +165,7 @@ extension DemoScript {
             action = required("for", ScriptDuration.read(body, "for", in: 0.001...3600)).map { .offline(seconds: $0) }
         case "label":
             let text = required("text", body.string("text"))
-            if let text, text.count > maxLabel { invalid.add("text", "must be at most \(maxLabel) characters") }
+            if let text, text.unicodeScalars.count > maxLabel { invalid.add("text", "must be at most \(maxLabel) characters") }
             action = text.map { .label($0) }
         default:
             action = nil

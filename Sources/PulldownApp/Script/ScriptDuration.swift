@@ -1,20 +1,20 @@
 import InvalidInput
 
-/// A script's durations: `"500ms"`, `"2s"`, `"1.5m"`, `"1h"`, or a bare number of seconds.
+/// A script's durations: `"500ms"`, `"2s"`, `"1.5m"`, `"1h"` (digits, an optional fraction, a
+/// unit: the document's pattern `^[0-9]+(\.[0-9]+)?(ms|s|m|h)$`), or a number of seconds.
 enum ScriptDuration {
-    static let reason = #"must be a duration such as "500ms", "2s", "1m" or "1h", or a number of seconds"#
+    static let reason = #"must be a duration such as "500ms", "2s", "1.5m" or "1h", or a number of seconds"#
 
     /// Seconds, or nil when `text` is not a duration.
     static func seconds(_ text: String) -> Double? {
         let units: [(suffix: String, scale: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
-        for (suffix, scale) in units where text.hasSuffix(suffix) {
-            let number = text.dropLast(suffix.count)
-            // Digits and one point only: no sign, exponent, "inf" or spaces.
-            guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-                  let value = Double(number) else { return nil }
-            return value * scale
-        }
-        return nil
+        guard let unit = units.first(where: { text.hasSuffix($0.suffix) }) else { return nil }
+        let number = text.utf8.dropLast(unit.suffix.utf8.count)
+        let parts = number.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
+        // Digits, then a point and digits or nothing: no sign, exponent, space or lone point.
+        guard parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }),
+              let value = Double(String(decoding: number, as: UTF8.self)) else { return nil }
+        return value * unit.scale
     }
 
     /// The optional field `name` of `body` as seconds within `range`.
