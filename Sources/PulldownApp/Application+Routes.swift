@@ -14,7 +14,7 @@ extension Application {
                         live: LiveEvents, demo: DemoControl, demoSync: DemoKnobsSync?, demoAccess: DemoAccess?,
                         reset: DemoReset, configuration: Configuration, dataPictures: DataPictures? = nil,
                         trust: TrustRoutes? = nil, profiles: NetworkProfiles? = nil,
-                        doctor: (ClientDoctor, access: DemoAccess)? = nil) -> HTTPHandler {
+                        doctor: (ClientDoctor, access: DemoAccess)? = nil, scripting: ScriptWiring? = nil) -> HTTPHandler {
         let baseURL = BaseURL(configured: configuration.publicURL)
         let cors = CORS(credentialedOrigins: Set(configuration.corsOrigins))
         let api = API(feed: feed, sessions: SessionResolver(tokens: tokens), pageSize: configuration.pageSize,
@@ -39,7 +39,8 @@ extension Application {
         router.get("/healthz") { _ in api.health() }
         (trust ?? TrustRoutes(ca: nil, files: staticFiles)).addRoutes(to: &router)
         let watched: [any HTTPMiddleware] = doctor.map { [DoctorHook(doctor: $0.0)] } ?? []
-        router.scope("/api", middleware: watched + [cors, knobs], notFound: API.notFound)
+        let gate: [any HTTPMiddleware] = scripting.map { [$0.stage.gate] } ?? []
+        router.scope("/api", middleware: watched + [cors] + gate + [knobs], notFound: API.notFound)
         router.scope("/media", middleware: [cors], notFound: { request in
             Problem.notFound("There is no picture at \(request.path).").response
         })
@@ -54,6 +55,7 @@ extension Application {
             DemoEndpoints(control: demo, items: DemoItems(feed: feed, baseURL: baseURL), churn: DemoChurn(feed: feed, baseURL: baseURL), reset: reset,
                           sync: demoSync).addRoutes(to: &router)
             profiles.map { ProfileEndpoints(profiles: $0, sessions: api.sessions).addRoutes(to: &router) }
+            scripting?.endpoints(generate: { if live.openStreams > 0 { try? feed.generateDueItems() } }).addRoutes(to: &router)
             router.scope("/api/demo", middleware: [cors.refusingPreflights(demoAccess.preflightRefusal), demoAccess],
                          notFound: API.notFound)
         }

@@ -1,3 +1,4 @@
+import Foundation
 import LocalCA
 import PulldownHTTP
 
@@ -19,6 +20,18 @@ extension Application {
         } catch {
             tlsServer.stop()
             throw error
+        }
+    }
+
+    /// The `--script` file, read and checked whole.
+    static func readScript(_ file: String) throws(StartupError) -> DemoScript {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw StartupError(description: "--script \(file): cannot read the file")
+        }
+        do {
+            return try DemoScript.parse(Array(data))
+        } catch {
+            throw StartupError(description: "--script \(file): \(error)")
         }
     }
 

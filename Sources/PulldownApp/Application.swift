@@ -32,11 +32,14 @@ public final class Application: Sendable {
 
     /// Opens (and if new, seeds) the store, loads the page's files and starts listening.
     public convenience init(configuration: Configuration) throws(StartupError) {
-        try self.init(configuration: configuration, clock: SystemClock())
+        try self.init(configuration: configuration, clock: DemoClock(configuration.clock))
     }
 
     /// The same on a clock of the caller's (tests move one by hand).
-    init(configuration: Configuration, clock: any FeedClock) throws(StartupError) {
+    init(configuration: Configuration, clock base: any FeedClock) throws(StartupError) {
+        // The demo clock: `--clock manual`'s, or one that reads `base`.
+        let clock = base as? DemoClock ?? DemoClock(base: base)
+        let script = try configuration.scriptFile.map { file throws(StartupError) in try Self.readScript(file) }
         let opened: FeedStores.Opened
         let staticFiles: StaticFiles
         do {
@@ -114,11 +117,16 @@ public final class Application: Sendable {
             throw error
         }
         let trust = TrustRoutes(ca: ca, files: staticFiles)
+        let scripting = access.map { _ in
+            ScriptWiring(clock: clock, stage: .init(feed: feed, control: demo, sync: demoSync, churn: DemoChurn(feed: feed), live: live,
+                                                    gate: ScriptGate(clock: clock)))
+        }
+        if let script { scripting?.player.load(script) }
         let handler = Self.handler(feed: feed, tokens: tokens, staticFiles: staticFiles, openAPI: openAPI,
                                    live: live, demo: demo, demoSync: demoSync, demoAccess: access,
                                    reset: DemoReset(feed: feed, origin: origin, watcher: watcher),
                                    configuration: configuration, dataPictures: origin.dataFile?.pictures, trust: trust,
-                                   profiles: profiles, doctor: doctor.map { ($0, steering) })
+                                   profiles: profiles, doctor: doctor.map { ($0, steering) }, scripting: scripting)
         var serverConfiguration = configuration.server
         // Streams get their own share of connections, so a full house of them never keeps
         // ordinary requests out.

@@ -27,7 +27,7 @@ extension Feed {
 
     /// Adds 1 to 3 demo items if `newItemsEvery` has passed since the last item, as a refresh
     /// would; `DemoGeneratorTimer` calls it while a stream is open.
-    func generateDueItems() throws {
+    public func generateDueItems() throws {
         // Off: not even a write transaction.
         guard generator.interval > 0 else { return }
         let now = clock.now()

@@ -18,15 +18,17 @@ final class DemoKnobsTests: XCTestCase {
     }
 
     func testAQueuedFaultFailsTheRequestWithRetryAfterWhereItApplies() throws {
-        let plan = try DemoKnobs().plan(for: request("/api/items?_fail=500"), takeFault: { 429 })
+        let plan = try DemoKnobs().plan(for: request("/api/items?_fail=500"), takeFault: { .init(on: .page, status: 429, count: 1) })
         XCTAssertEqual(plan.failure?.status, 429)
         XCTAssertEqual(plan.failure?.headers["Retry-After"], "1")
-        XCTAssertNil(try DemoKnobs().plan(for: request("/api/items"), takeFault: { 500 }).failure?.headers["Retry-After"])
+        XCTAssertNil(try DemoKnobs().plan(for: request("/api/items"), takeFault: { .init(on: .page, status: 500, count: 1) }).failure?.headers["Retry-After"])
+        let later = try DemoKnobs().plan(for: request("/api/items"), takeFault: { .init(on: .page, status: 503, count: 1, retryAfter: 5) })
+        XCTAssertEqual(later.failure?.headers["Retry-After"], "5")
     }
 
     func testARefusedQueryUsesUpNoFault() {
         var asked = false
-        XCTAssertThrowsError(try DemoKnobs().plan(for: request("/api/items?_delay=x"), takeFault: { asked = true; return 503 }))
+        XCTAssertThrowsError(try DemoKnobs().plan(for: request("/api/items?_delay=x"), takeFault: { asked = true; return .init(on: .page, status: 503, count: 1) }))
         XCTAssertFalse(asked)
     }
 

@@ -22,6 +22,11 @@ DEMO_REQUESTS = [
     ("GET", "/api/demo/profile", None),
     ("PUT", "/api/demo/profile", {"preset": "3g"}),
     ("DELETE", "/api/demo/profile", None),
+    ("GET", "/api/demo/script", None),
+    ("PUT", "/api/demo/script", {"steps": []}),
+    ("GET", "/api/demo/clock", None),
+    ("DELETE", "/api/demo/rate-limit", None),
+    ("PUT", "/api/demo/rate-limit", {"limit": 1, "window": "1s"}),
 ]
 
 

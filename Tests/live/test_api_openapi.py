@@ -98,7 +98,9 @@ def test_the_document_lists_every_endpoint(document):
                                       "/api/doctor/{client}", "/api/doctor/events", "/trust",
                                       "/trust/pulldown-ca.pem", "/trust/pulldown-ca.crt", "/trust/pulldown-ca.mobileconfig",
                                       "/trust/open", "/media/demo/{name}", "/api/demo/clients",
-                                      "/api/demo/clients/{client}/profile", "/api/demo/profile"}
+                                      "/api/demo/clients/{client}/profile", "/api/demo/profile", "/api/demo/script",
+                                      "/api/demo/script/play", "/api/demo/script/pause", "/api/demo/script/restart",
+                                      "/api/demo/clock", "/api/demo/rate-limit"}
 
 
 def test_every_api_operation_documents_the_demo_knobs(document):
@@ -270,7 +272,9 @@ VALID_BODIES = {("/api/items", "post"): {"title": "Null check"}, ("/api/items/{i
                 ("/api/refresh", "post"): {},
                 ("/api/demo", "patch"): {}, ("/api/demo/faults", "post"): {"on": "page"},
                 ("/api/demo/items", "post"): {}, ("/api/demo/churn", "post"): {}, ("/api/demo/reset", "post"): {},
-                ("/api/demo/profile", "put"): {}, ("/api/demo/clients/{client}/profile", "put"): {}}
+                ("/api/demo/profile", "put"): {}, ("/api/demo/clients/{client}/profile", "put"): {},
+                ("/api/demo/script", "put"): {"steps": []}, ("/api/demo/clock", "post"): {"advance": "1s"},
+                ("/api/demo/rate-limit", "put"): {"limit": 0}}
 # Path parameters for those, where the body is read before the path's value is looked up.
 PATH_VALUES = {"{client}": "0" * 32, "{id}": "1"}
 

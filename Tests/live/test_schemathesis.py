@@ -13,7 +13,14 @@ Left out, each for something the document cannot express:
   other operation answers (a fail rate, delays, queued failures, a slow or offline session), and
   `POST /api/demo/reset` starts the feed over under them (the links' `feed=` then names a feed
   that is gone), so they run in a pass of their own, after the others, which leaves the knobs,
-  the profiles and the feed as the server started;
+  the profiles and the feed as the server started; so do a script loaded, played or restarted
+  and a rate limit set (a script's steps do all of that), and the run ends by loading an empty
+  script and lifting the limit;
+- a script whose cue names no other step, or with two steps of one name, is a 400 for data the
+  schema calls valid (JSON Schema cannot compare one value with another), and so is a duration
+  written as a string beyond its field's range, or a window that is not whole seconds: for
+  `loadDemoScript`, `advanceDemoClock`, `setDemoRateLimit` and `queueDemoFault` a 400 counts as
+  accepting valid data (invalid data must still be refused);
 - a 410 counts as accepting valid data: a well-formed `feed=` that is not this server's current
   feed is to feeds what a 404 is to item ids, which Schemathesis accepts for valid data already;
   and so does a 412: an `If-Match` the document calls valid names a version the item may no
@@ -37,8 +44,15 @@ SCHEMATHESIS = pathlib.Path(sys.executable).with_name("st")
 CONFIG = """
 [checks.positive_data_acceptance]
 expected-statuses = ["2xx", "3xx", "401", "403", "404", "409", "410", "412", "429", "5xx"]
+
+[[operations]]
+include-operation-id = ["loadDemoScript", "advanceDemoClock", "setDemoRateLimit", "queueDemoFault"]
+checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "409"]
 """
-STEERING = ["patchDemoKnobs", "queueDemoFault", "resetFeed", "setOwnProfile", "setClientProfile", "clearClientProfile"]
+SCRIPTED = ["loadDemoScript", "playDemoScript", "pauseDemoScript", "restartDemoScript", "advanceDemoClock",
+            "setDemoRateLimit"]
+STEERING = ["patchDemoKnobs", "queueDemoFault", "resetFeed", "setOwnProfile", "setClientProfile", "clearClientProfile",
+            *SCRIPTED]
 # Every knob back to its start-up value and no fault pending.
 RESET_KNOBS = {"delayMs": None, "jitterMs": None, "failRate": None, "newItemsEvery": None, "editsPerMinute": None,
                "deletesPerMinute": None, "shortPages": None, "cursorTtlSeconds": None}
@@ -106,6 +120,9 @@ def test_the_operations_that_steer_the_demo_on_their_own(api):
         code, output = schemathesis(server, folder, "--phases", "examples,coverage,fuzzing", *selection)
         assert code == 0, output[-6000:]
     finally:
+        # First, so no step of a script left playing changes what is reset after it.
+        assert http_json(server, "PUT", "/api/demo/script", {"steps": []})[0] == 200
+        assert http_json(server, "DELETE", "/api/demo/rate-limit")[0] == 200
         assert http_json(server, "PATCH", "/api/demo", RESET_KNOBS)[0] == 200
         assert http_json(server, "DELETE", "/api/demo/faults")[0] == 200
         assert http_json(server, "POST", "/api/demo/reset")[0] == 200

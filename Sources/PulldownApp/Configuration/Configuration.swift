@@ -55,6 +55,10 @@ public struct Configuration: Sendable {
     public var heartbeatSeconds: Double = 15
     /// Bytes of immutable pages kept ready in memory (see `PageCaching`).
     public var pageCacheBytes = 16 << 20
+    /// A demo script to play from the start (`DemoScript`).
+    public var scriptFile: String?
+    /// The demo's clock: the wall clock, or one that stands still until moved (`DemoClock`).
+    var clock = DemoClock.Setting.system
     public var showHelp = false
     /// Whether start-up prints a QR code of the network address (listening beyond loopback only).
     public var qrCode = StartupBanner.QRCode.whenTerminal

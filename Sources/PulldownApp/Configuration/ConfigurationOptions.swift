@@ -178,6 +178,17 @@ extension ConfigurationParser {
             }
             config.demoToken = value
         },
+        Option("--script", value: "FILE", help: "play this demo script (JSON steps, see docs/scripts/) from the start") { config, value throws(UsageError) in
+            guard !value.isEmpty else { throw UsageError(description: "--script needs a file") }
+            config.scriptFile = value
+        },
+        Option("--clock", value: "MODE", help: "system, or manual[:2026-01-01T00:00:00Z]: the demo's time stands still at "
+               + "that instant until POST /api/demo/clock moves it (default system)") { config, value throws(UsageError) in
+            guard let setting = DemoClock.Setting(value) else {
+                throw UsageError(description: "--clock must be system, manual or manual:YYYY-MM-DDTHH:MM:SSZ, not \(value)")
+            }
+            config.clock = setting
+        },
         .onOff("--doctor", "on: the client doctor watches the API's clients, at /api/doctor; off: it records nothing (default on)") {
             $0.doctor = $1
         },

@@ -40,8 +40,8 @@ final class DemoControl: Sendable {
         }
     }
 
-    /// The status a request of `target` must fail with, counted off its fault, if one is queued.
-    func takeFault(for target: FaultQueue.Target) -> Int? {
+    /// The fault a request of `target` must fail with, counted off it, if one is queued.
+    func takeFault(for target: FaultQueue.Target) -> FaultQueue.Fault? {
         faults.withLock { $0.take(for: target) }
     }
 

@@ -15,6 +15,7 @@ extension FaultQueue {
             json.key("on"); json.string(fault.on.rawValue)
             json.key("status"); json.integer(fault.status)
             json.key("count"); json.integer(fault.count)
+            if let retryAfter = fault.retryAfter { json.key("retryAfter"); json.integer(retryAfter) }
             json.endObject()
         }
         json.endArray()
@@ -22,17 +23,26 @@ extension FaultQueue {
         return json.bytes
     }
 
-    /// `{"on": target, "status": 429 | 500 | 503, "count": N}`: `on` is required, `status` is
-    /// 503 and `count` 1 when left out. Throws one 400 naming every bad field.
+    /// `{"on": target, "status": 429 | 500 | 503, "count": N, "retryAfter": S}`: `on` is
+    /// required, `status` is 503 and `count` 1 when left out. Throws one 400 naming every bad field.
     static func fault(from body: JSONBody) throws(Problem) -> Fault {
         var invalid = InvalidParameters()
-        body.rejectUnknown(["on", "status", "count"], into: &invalid)
+        body.rejectUnknown(["on", "status", "count", "retryAfter"], into: &invalid)
+        let fault = fault(from: body, into: &invalid)
+        try invalid.check("Some fields are invalid; no fault was queued.")
+        return fault!
+    }
+
+    /// The fault's fields of `body` (a script's `fail` step reads them too); nil with the
+    /// problems noted. `retryAfter` is whole seconds, or a duration (`"5s"`).
+    static func fault(from body: JSONBody, into invalid: inout InvalidParameters) -> Fault? {
         let on = invalid.take(body.string("on", oneOf: Target.allCases.map(\.rawValue)))
         if on == nil && !invalid.contains("on") { invalid.add("on", InvalidParameters.Reason.required) }
         let status = invalid.take(body.integer("status", oneOf: DemoKnobs.failableStatuses.keys.sorted()))
         let count = invalid.take(body.integer("count", in: 1...maxCount))
-        try invalid.check("Some fields are invalid; no fault was queued.")
-        // Past the check, `on` is given and one of the targets' names.
-        return Fault(on: Target(rawValue: on!)!, status: status ?? 503, count: count.map { Int($0) } ?? 1)
+        let retryAfter = invalid.take(ScriptDuration.read(body, "retryAfter", in: 0...86_400))
+        guard let on, invalid.all.isEmpty else { return nil }
+        return Fault(on: Target(rawValue: on)!, status: status ?? 503, count: count.map { Int($0) } ?? 1,
+                     retryAfter: retryAfter.map { Int($0.rounded(.up)) })
     }
 }

@@ -32,6 +32,8 @@ struct FaultQueue: Equatable, Sendable {
         var status: Int
         /// Requests still to fail; never 0 in the queue.
         var count: Int
+        /// Seconds the answers' `Retry-After` says; nil: the usual 1 (none for a 500).
+        var retryAfter: Int? = nil
     }
 
     /// Oldest first: for one target, the faults fail its requests in the order they were queued.
@@ -42,14 +44,14 @@ struct FaultQueue: Equatable, Sendable {
         pending.append(fault)
     }
 
-    /// The status the next request of `target` must fail with, counted off its fault; nil when
-    /// none is pending for it.
-    mutating func take(for target: Target) -> Int? {
+    /// The fault the next request of `target` must fail with, counted off it; nil when none is
+    /// pending for it.
+    mutating func take(for target: Target) -> Fault? {
         guard let index = pending.firstIndex(where: { $0.on == target }) else { return nil }
-        let status = pending[index].status
+        let fault = pending[index]
         pending[index].count -= 1
         if pending[index].count == 0 { pending.remove(at: index) }
-        return status
+        return fault
     }
 
     mutating func clear() {

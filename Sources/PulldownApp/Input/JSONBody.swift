@@ -51,15 +51,46 @@ struct JSONBody {
         guard root.pointee.type == JSON_OBJECT else {
             throw Problem.badRequest("The body must be a JSON object.")
         }
+        fields = Self.fields(of: root)
+    }
+
+    /// An object inside a parsed document (a script's step), read as a body is; it holds a
+    /// reference of its own. Nil when `value` is not an object.
+    init?(object value: UnsafeMutablePointer<json_t>) {
+        guard value.pointee.type == JSON_OBJECT else { return nil }
+        root = ParsedJSON(json_incref(value)!)
+        fields = Self.fields(of: value)
+    }
+
+    /// The member `name` when it is an object, read as a body; nil when absent, a failure when
+    /// it is something else.
+    func object(_ name: String) -> Result<JSONBody?, InvalidParam> {
+        guard fields[name] != nil else { return .success(nil) }
+        guard let root, let member = json_object_get(root.value, name), let body = JSONBody(object: member) else {
+            return .failure(.init(name: name, reason: "must be an object"))
+        }
+        return .success(body)
+    }
+
+    /// The elements of the member `name` when it is an array; nil when absent.
+    func array(_ name: String) -> Result<[UnsafeMutablePointer<json_t>]?, InvalidParam> {
+        guard fields[name] != nil else { return .success(nil) }
+        guard let root, let member = json_object_get(root.value, name), member.pointee.type == JSON_ARRAY else {
+            return .failure(.init(name: name, reason: "must be an array"))
+        }
+        return .success((0..<json_array_size(member)).compactMap { json_array_get(member, $0) })
+    }
+
+    private static func fields(of object: UnsafeMutablePointer<json_t>) -> [String: JSONField] {
         var fields: [String: JSONField] = [:]
-        var iterator = json_object_iter(root)
+        var iterator = json_object_iter(object)
         while let current = iterator {
             if let key = json_object_iter_key(current), let value = json_object_iter_value(current) {
                 fields[String(cString: key)] = Self.field(value)
             }
-            iterator = json_object_iter_next(root, current)
+            iterator = json_object_iter_next(object, current)
         }
-        self.fields = fields
+        return fields
     }
 
     /// `application/json` or any `+json` type, parameters and case aside.

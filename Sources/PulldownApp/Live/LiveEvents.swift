@@ -90,6 +90,12 @@ final class LiveEvents: Sendable {
         queue.async { Self.sendToEveryStream(event, roster: self.roster, waker: self.waker) }
     }
 
+    /// Closes every stream open now, after what was queued before (a script's `dropStreams`);
+    /// EventSource reconnects with Last-Event-ID.
+    func dropStreams() {
+        queue.async { for sink in self.roster.access({ $0.sinks }) { sink.close() } }
+    }
+
     /// Runs `body` on the queue after everything queued before it (tests wait on this).
     func sync<R>(_ body: () -> R) -> R {
         queue.sync(execute: body)

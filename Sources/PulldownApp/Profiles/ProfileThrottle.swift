@@ -39,10 +39,10 @@ struct ProfileThrottle: Sendable {
     }
 
     /// The answer to every request of a client that is offline: 503, and when to try again.
-    static func offline(until: Date, now: Date) -> HTTPResponse {
+    static func offline(until: Date, now: Date, reason: String = "its network profile") -> HTTPResponse {
         let seconds = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
         return Problem(status: 503, title: "Service Unavailable",
-                       detail: "This client is offline for \(seconds) s more (its network profile); nothing was done.",
+                       detail: "This client is offline for \(seconds) s more (\(reason)); nothing was done.",
                        type: "tag:pulldown,2026:offline", headers: HTTPHeaders([("Retry-After", String(seconds))])).response
     }
 }
