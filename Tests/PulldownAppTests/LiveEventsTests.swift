@@ -18,6 +18,9 @@ final class LiveEventsTests: XCTestCase {
             var log: [Int64: (number: Int64, deleted: Bool)] = [:]
             /// Changes numbered up to this are no longer kept.
             var floor: Int64 = 0
+            /// What `sequence()` says: an insert moves it before it is announced, a change after
+            /// (as `InsertReports` does: caches drop what a change touched first).
+            var said: Int64 = 0
         }
 
         private let state = Mutex(State())
@@ -35,13 +38,15 @@ final class LiveEventsTests: XCTestCase {
                 let ids = (0..<Int64(count)).map { state.last + 1 + $0 }
                 state.last += Int64(count)
                 state.items.append(contentsOf: testItems(ids))
+                state.said = state.last
                 return state.last
             }
             if announce { handlers.withLock { $0 }.forEach { $0(newest) } }
         }
 
-        /// Edits item `id` (a new version) or deletes it, and announces the change's number.
-        func change(_ id: Int64, delete: Bool = false, announce: Bool = true) {
+        /// Edits item `id` (a new version) or deletes it, and announces the change's number; then
+        /// the sequence says so, unless `noted` is false (a reader between the two).
+        func change(_ id: Int64, delete: Bool = false, announce: Bool = true, noted: Bool = true) {
             let number = state.withLock { state -> Int64 in
                 state.last += 1
                 let index = state.items.firstIndex { $0.id == id }!
@@ -56,6 +61,7 @@ final class LiveEventsTests: XCTestCase {
                 return state.last
             }
             if announce { changeHandlers.withLock { $0 }.forEach { $0(ChangeNotice(ids: [id], through: number)) } }
+            if noted { state.withLock { $0.said = max($0.said, number) } }
         }
 
         /// Forgets the changes numbered up to `floor`, as pruning does.
@@ -73,6 +79,7 @@ final class LiveEventsTests: XCTestCase {
                 state.last += Int64(count)
                 state.log = [:]
                 state.floor = state.last
+                state.said = state.last
                 return state.items.last?.id
             }
             resetHandlers.withLock { $0 }.forEach { $0(newest) }
@@ -86,7 +93,7 @@ final class LiveEventsTests: XCTestCase {
             changeHandlers.withLock { $0.append(handler) }
         }
 
-        func sequence() throws -> Int64 { state.withLock { $0.last } }
+        func sequence() throws -> Int64 { state.withLock { $0.said } }
 
         /// Runs once, right after the next read of the newest items: a commit between two reads.
         let afterItemsRead = Mutex<(@Sendable () -> Void)?>(nil)
@@ -393,6 +400,17 @@ final class LiveChangesTests: XCTestCase {
         XCTAssertEqual(sink.events.map(\.items), [[6], [10, 9]])
         XCTAssertTrue(sink.chunks.joined().contains("event: updated\nid: 7\ndata: {\"id\":3,\"title\":\"edited 7\""))
         XCTAssertTrue(sink.chunks.joined().contains("event: deleted\nid: 8\ndata: {\"id\":4}\n\n"))
+    }
+
+    func testAChangeHeardBeforeTheSequenceSaysSoIsSent() {
+        let source = FakeSource(count: 5)
+        let live = hub(source)
+        let sink = RecordingSink()
+        XCTAssertTrue(live.add(sink, after: nil))
+        live.sync {}
+        source.change(3, noted: false)   // the notice is read while the sequence still says 5
+        live.sync {}
+        XCTAssertEqual(sink.names, ["updated 6"])
     }
 
     func testAReconnectFromAnyEventGetsExactlyWhatItMissedInOrderNoneTwice() {

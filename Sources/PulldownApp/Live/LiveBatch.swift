@@ -79,13 +79,14 @@ struct LiveBatch {
     /// What a subscriber at `cursor` has not been sent: the newest `limit` items after it and
     /// every change after it. The one read behind both a subscriber's catch-up and every notice's
     /// fan-out. Throws `FeedError.changesExpired` when the changes after `cursor` are no longer
-    /// kept, or are more than `maxChanges`.
-    static func read(after cursor: Int64, from source: any LiveSource) throws -> LiveBatch {
+    /// kept, or are more than `maxChanges`. `heard`: the notice that asked for the read, committed
+    /// (a change is announced before the sequence says so).
+    static func read(after cursor: Int64, from source: any LiveSource, heard: Int64? = nil) throws -> LiveBatch {
         // First, and the batch ends there: every insert and change numbered up to it committed
         // before the two reads below, so both see all of them. What they see past it (committed
         // between or during them) is left to its own notice: an insert committed after the items
         // were read but numbered below a change read after it would otherwise be passed over.
-        let sequence = try source.sequence()
+        let sequence = max(try source.sequence(), heard ?? 0)
         let latest = try source.latestItems(newerThan: cursor, limit: limit)
         let changed = try source.changes(since: cursor, limit: maxChanges)
         guard !changed.hasMore else { throw FeedError.changesExpired(since: cursor) }

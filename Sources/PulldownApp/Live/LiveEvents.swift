@@ -117,7 +117,8 @@ final class LiveEvents: Sendable {
     private func join(_ sink: any EventSink, after cursor: Int64?, base: String) {
         guard case .catchUp(let position) = roster.access({ $0.arrive(sink, cursor: cursor, base: base) }) else { return }
         do {
-            let missed = try LiveBatch.read(after: position, from: source)
+            // Up to what the others were sent at least: all of it committed.
+            let missed = try LiveBatch.read(after: position, from: source, heard: roster.access { $0.lastSent })
             let events = missed.sharedEvent(base: base)
             if !events.isEmpty { sink.write(events) }
             roster.access { $0.join(sink, at: missed.to, base: base) }
@@ -164,7 +165,7 @@ final class LiveEvents: Sendable {
         case .read(let after):
             let batch: LiveBatch
             do {
-                batch = try LiveBatch.read(after: after, from: source)
+                batch = try LiveBatch.read(after: after, from: source, heard: position)
             } catch FeedError.changesExpired {
                 // More changed at once than one batch carries (or they are no longer kept):
                 // everyone starts over from now.
