@@ -40,7 +40,8 @@ export async function open(button, t) {
   if (!panel.dialog.open) panel.dialog.showModal();
   panel.script.tick(true);
   knobs.then(panel.show, panel.refused);
-  demo.script().then(panel.script.show, () => {});
+  // As a `script` event: the page's act line (act.js) takes it too, whatever its stream missed.
+  demo.script().then(s => dispatchEvent(new MessageEvent('script', { data: JSON.stringify(s) })), () => {});
   demo.profile().then(panel.device, () => {});
 }
 

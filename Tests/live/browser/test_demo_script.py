@@ -125,3 +125,15 @@ def test_the_paging_knobs_have_fields_of_their_own(start_server, desktop):
     call(server, "PATCH", "/api/demo", json={"shortPages": 0.5},
          headers={"Content-Type": "application/merge-patch+json"})
     expect(field(tab, "shortPages")).to_have_value("0.5")
+
+
+def test_opening_the_panel_brings_the_act_a_page_without_its_stream_missed(start_server, phone):
+    server = start_server("--clock", "manual", "--max-streams", "0", seed="20")  # no stream is let in
+    tab = phone(server)
+    with tab.page.expect_response(lambda r: r.url.endswith("/api/demo/script")):
+        tab.open()  # the act asked for once at load: none yet
+    assert call(server, "PUT", "/api/demo/script", json=SCRIPT).status == 200
+    expect(tab.page.locator("#act")).to_be_hidden()
+    tab.page.locator("#demo").tap()
+    expect(tab.page.locator("#act")).to_have_text("Act 1: a quiet morning")
+    expect(tab.page.locator(f"{DIALOG} .demo-act")).to_have_text("Act 1: a quiet morning")
