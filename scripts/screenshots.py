@@ -2,6 +2,7 @@
 Chromium page (and two desktop shots), into docs/screenshots/.
 
     .venv/bin/python scripts/screenshots.py
+    .venv/bin/python scripts/screenshots.py demo_script demo_panel   # only these
 
 Starts its own servers (port 0, temporary databases, `--quiet`, no demo items over time) with the
 debug build (`swift build` first, or set PULLDOWN_BIN) and Debian's Chromium (PULLDOWN_CHROMIUM),
