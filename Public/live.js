@@ -57,6 +57,7 @@ export class LiveFeed {
     });
     source.addEventListener('expired', () => this.onExpired());
     source.addEventListener('demo', e => dispatchEvent(new MessageEvent('demo', e))); // passed on as it came
+    source.addEventListener('script', e => dispatchEvent(new MessageEvent('script', e))); // the same, for act.js and the panel
     source.addEventListener('reset', () => this.onReset());
     source.onopen = () => { this.tries = 0; };
     // EventSource reconnects after a drop by itself, but gives up on a refused answer (the 503

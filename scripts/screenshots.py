@@ -2,6 +2,7 @@
 Chromium page (and two desktop shots), into docs/screenshots/.
 
     .venv/bin/python scripts/screenshots.py
+    .venv/bin/python scripts/screenshots.py demo_script demo_panel   # only these
 
 Starts its own servers (port 0, temporary databases, `--quiet`, no demo items over time) with the
 debug build (`swift build` first, or set PULLDOWN_BIN) and Debian's Chromium (PULLDOWN_CHROMIUM),
@@ -111,6 +112,27 @@ def this_device(browser, start, tmp):
         tab.close()
 
 
+def demo_script(browser, start, tmp):
+    """21 and 22: the Demo panel's Script part with docs/scripts/breaking-news.json loaded on a
+    manual clock moved 9 s in: the act "Breaking news" on the page and in the panel, the steps
+    run marked done, the next one marked, Pause tapped on the phone, the clock running on the
+    desktop."""
+    script = REPO / "docs" / "scripts" / "breaking-news.json"
+    for name, options, state in (("21-demo-script.png", PHONE, "Paused"),
+                                 ("22-demo-script-desktop.png", DESKTOP, "Playing")):
+        server = start(tmp / f"{name}.sqlite", "--clock", "manual", "--script", str(script), seed=50)
+        post(server, "/api/demo/clock", json={"advance": "9s"})
+        tab = new_tab(browser, server, options).open()
+        tab.page.tap("#demo") if options is PHONE else tab.page.click("#demo")
+        tab.page.wait_for_function("() => document.querySelector('.demo-act')?.textContent === 'Breaking news'")
+        if options is PHONE:
+            tab.page.locator("dialog.demo button[name=pause]").tap()
+        tab.page.wait_for_function("s => document.querySelector('.demo-where').textContent.startsWith(s)", arg=state)
+        tab.settled()
+        shot(tab, name, lambda: None if tab.text("#act") == "Breaking news" else f"the page's act reads {tab.text('#act')!r}")
+        tab.close()
+
+
 def post_form(browser, start, tmp, name="15-post-form-error.png", options=PHONE):
     """15: the post form, tapped open, refusing a title of spaces (the server trims it to nothing)."""
     tab = new_tab(browser, start(tmp / "form.sqlite", seed=20), options).open()
@@ -205,10 +227,15 @@ def main():
         servers.append(server)
         return server
 
+    only = sys.argv[1:]  # names of the functions below to run alone, e.g. demo_script
     with tempfile.TemporaryDirectory(prefix="pulldown-shots-") as tmp, sync_playwright() as p:
         tmp = pathlib.Path(tmp)
         browser = launch(p)
         try:
+            for name in only:
+                globals()[name](browser, start, tmp)
+            if only:
+                return
             # 1-6 and 9: a seeded feed where every API answer takes 4 s, so "Updating…" and the
             # skeleton rows stay on screen. No event stream is let in (--max-streams 0; the page
             # retries quietly), so the item posted below waits for the pull, not in an "N new
@@ -341,6 +368,7 @@ def main():
 
             demo_panel(browser, start, tmp)
             this_device(browser, start, tmp)
+            demo_script(browser, start, tmp)
             post_form(browser, start, tmp)
             item_page(browser, start, tmp)
             started_over(browser, start, tmp)

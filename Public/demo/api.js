@@ -21,7 +21,8 @@ const demo = (method, path, body, type) => {
   return send(path, body === undefined ? { method, headers } : json(body, method, headers, type));
 };
 
-/** The knobs now: { delayMs, jitterMs, failRate, newItemsEvery, editsPerMinute, deletesPerMinute }. */
+/** The knobs now: { delayMs, jitterMs, failRate, newItemsEvery, editsPerMinute, deletesPerMinute,
+ *  shortPages, cursorTtlSeconds }. */
 export const knobs = () => demo('GET', '/api/demo');
 /** Changes the knobs `patch` names (a JSON merge patch); resolves to the knobs after it. */
 export const change = patch => demo('PATCH', '/api/demo', patch, 'application/merge-patch+json');
@@ -35,6 +36,12 @@ export const profile = () => demo('GET', '/api/demo/profile');
 export const setProfile = preset => demo('PUT', '/api/demo/profile', { preset });
 /** Edits `edits` items and deletes `deletes` others now, pushed to every open page. */
 export const churn = (edits, deletes) => demo('POST', '/api/demo/churn', { edits, deletes });
+
+/** The loaded script's state: its steps, which is next and when, its label ('idle' while none is). */
+export const script = () => demo('GET', '/api/demo/script');
+/** Plays, pauses or restarts the loaded script (`what`: 'play', 'pause' or 'restart'); resolves
+ *  to its state after it. */
+export const control = what => demo('POST', `/api/demo/script/${what}`);
 
 /** What the server takes, as its OpenAPI document says (the one place it is written down):
  *  { ranges: knob name -> [minimum, maximum], statuses: a queued fault's statuses, its default

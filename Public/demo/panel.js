@@ -6,19 +6,22 @@
 // may be is read from the server's OpenAPI document, where the server's own limits are written.
 // "This device" puts the page's own session on a network profile; the stream's `demo` events
 // that name a client tell of profile changes (this page's own, made here or elsewhere, and the
-// end of an offline time).
+// end of an offline time). The Script part (script-view.js) shows the loaded script as a
+// timeline and plays it, following the stream's `script` events the same way.
 import * as demo from './api.js';
 import { failed } from '../api.js';
 import { el } from '../dom.js';
 import { fill } from '../i18n.js';
 import { demoTexts } from './texts.js';
 import { adoptSheet } from './sheet.js';
+import { scriptView } from './script-view.js';
 
 // The knobs' fields by group, each with the step its arrows take.
 const KNOBS = {
   network: [['delayMs', 50], ['jitterMs', 50], ['failRate', 0.05]],
   items: [['newItemsEvery', 1]],
   changes: [['editsPerMinute', 10], ['deletesPerMinute', 10]],
+  paging: [['shortPages', 0.05], ['cursorTtlSeconds', 60]],
 };
 // The network profiles this device may pick for itself (the server's presets).
 const PRESETS = ['none', '3g', 'flaky-wifi', 'offline-10s'];
@@ -35,7 +38,10 @@ export async function open(button, t) {
   const panel = await made;
   panel.tell('');
   if (!panel.dialog.open) panel.dialog.showModal();
+  panel.script.tick(true);
   knobs.then(panel.show, panel.refused);
+  // As a `script` event: the page's act line (act.js) takes it too, whatever its stream missed.
+  demo.script().then(s => dispatchEvent(new MessageEvent('script', { data: JSON.stringify(s) })), () => {});
   demo.profile().then(panel.device, () => {});
 }
 
@@ -153,22 +159,25 @@ function make(button, t, { ranges, statuses }, locale) {
   const failNext = (on, text) => action(t[text], () => act(demo.failNext(on, +status.value),
     () => fill(t[on === 'refresh' ? 'refreshFails' : 'pageFails'], { s: status.value })));
 
+  const script = scriptView(t, act, action);
   body.append(
+    script.set,
     deviceGroup(),
     group('network', KNOBS.network),
     group('faults', [], statusLabel, failNext('refresh', 'failRefresh'), failNext('page', 'failPage')),
     group('items', KNOBS.items, action(t.add, () => act(demo.addItems(3), () => t.added))),
     group('changes', KNOBS.changes, action(t.churn, () => act(demo.churn(3, 1), () => t.churned))),
+    group('paging', KNOBS.paging),
     say, Object.assign(el('a', t.doctor), { href: '/doctor.html' })); // the Doctor view, in this tab: it keeps the token
   d.append(head, body);
   // A click on the backdrop (the dialog itself, outside its content) closes it, as a sheet's does.
   d.addEventListener('click', e => e.target === d && d.close());
-  d.addEventListener('close', () => button.focus());
+  d.addEventListener('close', () => { script.tick(false); button.focus(); });
   addEventListener('demo', e => { // the stream's, from live.js: the knobs, or a client's profile
     const data = JSON.parse(e.data);
     if (!('client' in data)) show(data);
     else if (data.client === me) device(data);
   });
   document.body.append(d);
-  return { dialog: d, show, refused, tell, device };
+  return { dialog: d, show, refused, tell, device, script };
 }

@@ -29,6 +29,26 @@ export const adoptSheet = lazySheet(`
 @media (min-width: 30.01rem) { .demo .demo-device { grid-template-columns: repeat(4, 1fr); } }
 .demo label:not(.wide) + button { align-self: end; } /* level with the field beside it */
 .demo [aria-invalid=true] { border-color: var(--danger); outline: 1px solid var(--danger); }
+/* The script: its act, where it is, the buttons, and its steps with the next one marked. */
+.demo .demo-script { grid-template-columns: 1fr; gap: .4rem; }
+.demo-script [hidden] { display: none; }
+.demo-act { margin: 0; font-size: 1.1rem; font-weight: 600; overflow-wrap: anywhere; }
+.demo-act.none { font-weight: 400; font-size: .9rem; color: var(--muted); }
+.demo-where { margin: 0; font-size: .85rem; color: var(--muted); font-variant-numeric: tabular-nums; }
+.demo-play { display: grid; grid-template-columns: repeat(3, 1fr); gap: .5rem; }
+.demo-play button { min-height: 2.75rem; }
+.demo-play button:disabled { opacity: .4; cursor: default; }
+.demo-steps { position: relative; max-height: 16rem; overflow-y: auto; margin: 0; padding: 0; list-style: none; font-size: .85rem;
+  border: 1px solid var(--line); border-radius: 8px; }
+.demo-steps li { display: grid; grid-template-columns: 6.5rem 1fr auto; gap: .5rem; padding: .35rem .6rem;
+  border-top: 1px solid var(--line); }
+.demo-steps li:first-child { border-top: 0; }
+.demo-steps .when { color: var(--muted); font-variant-numeric: tabular-nums; }
+.demo-steps .what { overflow-wrap: anywhere; }
+.demo-steps .runs { color: var(--muted); font-variant-numeric: tabular-nums; }
+.demo-steps .done { color: var(--muted); }
+.demo-steps .next { background: color-mix(in srgb, var(--accent) 14%, var(--card)); font-weight: 600; }
+.demo-steps .next .when { color: var(--text); }
 /* What the last action did stays in sight when the panel is taller than the screen. */
 .demo-say { position: sticky; bottom: 0; min-height: 1.45em; margin: 0; font-size: .9rem; color: var(--muted);
   background: var(--card); }
