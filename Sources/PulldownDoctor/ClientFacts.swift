@@ -36,6 +36,11 @@ public struct ClientFacts: Sendable {
         return walkedTo.map { before <= $0 } ?? true
     }
 
+    /// A step of its walk: the newest page that starts one, or a load more.
+    func isWalkStep(_ request: ObservedRequest) -> Bool {
+        request.page?.cursor == .newest ? walkedTo == nil : isLoadMore(request)
+    }
+
     /// A page of items it holds already: between where its walk got to and the newest it holds.
     func holdsPage(_ request: ObservedRequest) -> Bool {
         guard let before = request.before, let walkedTo, let newestHeld else { return false }

@@ -44,9 +44,13 @@ public struct ObservedRequest: Sendable {
         public var changes: Int64?
         /// A refresh's `changed` held at least one edit or deletion.
         public var listedChanges: Bool?
+        /// How many items a page holds, read for a page with `hasMore: true` only (where fewer
+        /// than its limit is a short page); nil otherwise.
+        public var items: Int?
 
         public init(retryAfter: Int? = nil, hasMore: Bool? = nil, gap: Bool? = nil, newestID: Int64? = nil,
-                    nextBefore: Int64? = nil, feed: UInt64? = nil, changes: Int64? = nil, listedChanges: Bool? = nil) {
+                    nextBefore: Int64? = nil, feed: UInt64? = nil, changes: Int64? = nil, listedChanges: Bool? = nil,
+                    items: Int? = nil) {
             self.retryAfter = retryAfter
             self.hasMore = hasMore
             self.gap = gap
@@ -55,6 +59,7 @@ public struct ObservedRequest: Sendable {
             self.feed = feed
             self.changes = changes
             self.listedChanges = listedChanges
+            self.items = items
         }
     }
 

@@ -34,6 +34,7 @@ public enum Rules {
         PastTheEnd.self,
         IgnoredGap.self,
         StaleAfterChange.self,
+        ShortPageStop.self,
         RefetchAllPages.self,
         FirstPageOnLoadMore.self,
         DuplicateRequest.self,

@@ -23,7 +23,20 @@ final class DoctorObservationTests: XCTestCase {
         var response = HTTPResponse.json(ResponseJSON.page(page, limit: 2, feed: feed, sequence: 42, base: base))
         response.headers.add("Link", API.nextLink(page: page, limit: 2, feed: feed, base: base)!)
         let answer = AnswerReading.answer(response, isList: true)
-        XCTAssertEqual(answer, .init(hasMore: true, newestID: 42, nextBefore: 41, feed: 0x0123456789abcdef, changes: 42))
+        XCTAssertEqual(answer, .init(hasMore: true, newestID: 42, nextBefore: 41, feed: 0x0123456789abcdef, changes: 42, items: 2))
+    }
+
+    func testAPageWithMoreToComeIsCountedForItsItems() {
+        let count = { (items: [Item], hasMore: Bool) in
+            let page = ItemPage(items: items, direction: .older, hasMore: hasMore)
+            return AnswerReading.answer(.json(ResponseJSON.page(page, limit: 10, feed: self.feed, sequence: 9, base: self.base)),
+                                        isList: true).items
+        }
+        XCTAssertEqual(count([item(9), item(7), item(3)], true), 3)
+        XCTAssertEqual(count([], true), 0, "every place on it deleted")
+        XCTAssertNil(count([item(2), item(1)], false), "no more to come: never short")
+        // An own field holding objects whose first key is id: counted as more, never fewer.
+        XCTAssertEqual(count([item(9, fields: #"{"tags":[{"id":1},{"id":2}]}"#), item(8)], true), 3)
     }
 
     func testAnEmptyLastPageHasNoNewestIdAndNoNextPage() {
@@ -144,5 +157,26 @@ final class ClientDoctorBudgetTests: XCTestCase {
         send()
         XCTAssertEqual(doctor.skipped, 1)
         XCTAssertEqual(doctor.clients.first?.requests, Int(ClientDoctor.perSecond) + 1)
+    }
+}
+
+extension ClientDoctorBudgetTests {
+    /// Under `--clock manual` the demo's time may stand still while requests come: the budget's
+    /// seconds go by on the wall clock, the timelines' on the demo clock.
+    func testUnderAManualDemoClockTheBudgetCountsWallClockSeconds() throws {
+        let demo = DemoClock(manualFrom: Date(timeIntervalSince1970: 1_800_000_000))
+        let wall = ManualClock(Date(timeIntervalSince1970: 1_900_000_000.5))
+        let doctor = ClientDoctor(clock: demo, budgetClock: wall, pageSize: 10, log: false, heartbeatSeconds: 3600)
+        defer { doctor.stop() }
+        let request = try XCTUnwrap(HTTPRequest(method: "GET", rawTarget: "/api/items/1", headers: HTTPHeaders([("User-Agent", "flood")])))
+        let send = {
+            if let started = doctor.begin() { doctor.record(request, HTTPResponse(status: 200), started: started) }
+        }
+        for _ in 0...ClientDoctor.perSecond { send() }
+        XCTAssertEqual(doctor.skipped, 1)
+        wall.advance(by: 1)   // the demo clock still stands
+        send()
+        XCTAssertEqual(doctor.skipped, 1)
+        XCTAssertEqual(doctor.clients.first?.lastSeen, demo.now(), "the timeline on the demo clock")
     }
 }

@@ -51,6 +51,43 @@ final class RuleTests: XCTestCase {
         XCTAssertEqual(c.fired, [])
     }
 
+    func testShortPageStopFiresWhenARefreshComesInsteadOfThePageAfterAShortOne() {
+        var c = client()
+        c.feed.deleted = [20, 21, 23]             // their places stay, left out of pages
+        c.send(.newest)
+        c.send(.before(26))                       // 25...16: 7 items of 10, hasMore, next before=16
+        c.send(.refresh(after: 35), pause: 5)     // back at the top: it took the short page for the end
+        c.send(.refresh(after: 35), pause: 5)     // once per short page
+        c.send(.before(16), pause: 5)             // on at last, a full page
+        XCTAssertEqual(c.fired, ["short-page-stop"])
+    }
+
+    func testShortPageStopFiresForTheNewestPageAgainOrAfterItsTop() {
+        var c = client()
+        c.feed.shortPages = true                  // every page reads half its limit
+        c.send(.newest)                           // 35...31, next before=31
+        c.send(.newest, validator: true, pause: 5)
+        c.send(.before(31), pause: 5)             // 30...26
+        c.send(.after(35), pause: 5)              // what is newer than its top
+        c.send(.before(26), pause: 5)
+        XCTAssertEqual(c.fired, ["short-page-stop", "short-page-stop"])
+    }
+
+    func testGoingOnFromShortPagesAndReadingItemsBackIsNoMistake() {
+        var c = client()
+        c.feed.shortPages = true
+        c.feed.deleted = [21, 22, 23, 24, 25, 28]
+        c.send(.newest)                           // 35...31, short
+        c.send(.before(31))                       // 30...26 less 28: 4 items
+        c.send(.before(33, limit: 50), pause: 2)  // a window reading back what it let go, either way
+        c.send(.after(27, limit: 50), pause: 2)
+        c.send(.before(26), pause: 2)             // 25...21, all deleted: no item, and more to come
+        for before: Int64 in [21, 16, 11, 6] { c.send(.before(before), pause: 2) }   // to hasMore: false
+        c.send(.refresh(after: 35), pause: 5)
+        c.send(.newest, validator: true, pause: 5)
+        XCTAssertEqual(c.fired, [])
+    }
+
     func testIgnoredGapFiresForARefreshAfterTheNewTop() {
         var c = client()
         c.send(.newest)

@@ -2,12 +2,15 @@ import Foundation
 @testable import PulldownDoctor
 
 /// A feed of items 1...newest, answered as the server answers: pages of `limit`, newest first;
-/// `edits` are the numbers edits and deletions took, after the inserts of their time.
+/// `edits` are the numbers edits and deletions took, after the inserts of their time; `deleted`
+/// items keep their places, left out of pages; with `shortPages` every page reads half its limit.
 struct FakeFeed {
     var newest: Int64
     var limit = 10
     var id: UInt64 = 0xfeed
     var edits: [Int64] = []
+    var deleted: Set<Int64> = []
+    var shortPages = false
 
     /// The feed's sequence: the last number an insert, an edit or a deletion took.
     var sequence: Int64 { max(newest, edits.max() ?? 0) }
@@ -33,9 +36,11 @@ struct FakeFeed {
     }
 
     private func page(below id: Int64, limit: Int) -> ObservedRequest.Answer {
-        let top = min(id - 1, newest), hasMore = top - Int64(limit) > 0
-        return .init(hasMore: hasMore, newestID: top > 0 ? top : nil, nextBefore: hasMore ? top - Int64(limit) + 1 : nil,
-                     feed: self.id, changes: sequence)
+        let read = Int64(shortPages && limit >= 2 ? (limit + 1) / 2 : limit)
+        let top = min(id - 1, newest), hasMore = top - read > 0
+        let items = top > 0 ? (max(1, top - read + 1)...top).reversed().filter { !deleted.contains($0) } : []
+        return .init(hasMore: hasMore, newestID: items.first, nextBefore: hasMore ? top - read + 1 : nil,
+                     feed: self.id, changes: sequence, items: hasMore ? items.count : nil)
     }
 }
 

@@ -1,9 +1,10 @@
 """The client doctor over real HTTP: for each rule a scripted client that makes exactly that
 mistake, and only it; a client that does everything right, which gets nothing; --doctor off,
 which records nothing; the bounds; the log line; the stream of findings; the token beyond
-loopback. Each client is told apart by its User-Agent (none sends a session)."""
+loopback. Each client is told apart by its User-Agent (none sends a session). The servers run on
+the manual demo clock, which the doctor reads: time moves only when a test moves it, so "within a
+second" and "after Retry-After" are exact, however slow the box."""
 import re
-import time
 
 import pytest
 
@@ -47,6 +48,11 @@ class Client:
         return doctor.findings(kept[0]) if kept else {}
 
 
+def advance(server, duration):
+    """Moves the server's manual clock on by `duration` ("2s")."""
+    assert call(server, "POST", "/api/demo/clock", json={"advance": duration}).status == 200
+
+
 def post_items(server, count):
     for n in range(count):
         assert call(server, "POST", "/api/items", json={"title": f"new {n}"}, headers={"User-Agent": "poster"}).status == 201
@@ -54,8 +60,8 @@ def post_items(server, count):
 
 @pytest.fixture
 def feed(start_server):
-    """A server with 35 seeded items."""
-    return start_server(seed="35")
+    """A server with 35 seeded items, on a clock that stands still until moved."""
+    return start_server("--clock", "manual", seed="35")
 
 
 def test_retry_too_soon(feed):
@@ -74,6 +80,34 @@ def test_past_the_end(start_server):
     page, _, _ = c.page(f"?before={page['items'][-1]['id']}")   # as if hasMore were not there
     assert page["items"] == []
     assert c.findings() == {"past-the-end": 1}
+
+
+@pytest.mark.parametrize("short", ["knob", "deletions"])
+def test_short_page_stop(start_server, short):
+    server = start_server("--clock", "manual", *(["--short-pages", "1"] if short == "knob" else []), seed="35")
+    if short == "deletions":
+        for item in (33, 31, 30):   # their places stay, left out of the page
+            assert call(server, "DELETE", f"/api/items/{item}", headers={"User-Agent": "editor"}).status == 204
+    c = Client(server, "short-page-stop")
+    page, older, _ = c.page()
+    assert page["hasMore"] is True and older and len(page["items"]) < page["limit"], "short, with more to come"
+    advance(server, "30s")
+    c.post("/api/refresh", {"after": 35, "changes": page["changes"]})   # as if the short page were the end
+    assert c.findings() == {"short-page-stop": 1}
+
+
+def test_a_client_that_goes_on_from_short_pages_gets_no_finding(start_server):
+    server = start_server("--clock", "manual", "--short-pages", "1", seed="35")
+    c = Client(server, "goes-on")
+    page, older, _ = c.page()
+    short = 0
+    while older:
+        short += len(page["items"]) < page["limit"]
+        page, older, _ = c.page(f"?before={older}")
+    assert short == 6 and page["hasMore"] is False
+    advance(server, "30s")
+    c.post("/api/refresh", {"after": 35, "changes": page["changes"]})
+    assert c.findings() == {}
 
 
 def test_ignored_gap(feed):
@@ -160,16 +194,16 @@ def test_a_client_that_does_everything_right_gets_no_finding(feed):
     assert len(refreshed["items"]) == 2 and not refreshed["gap"]
     # Polling with the tag. The pauses are the client's own pacing, which is what is under test:
     # a poll within a second of the last answer is a duplicate.
-    time.sleep(1.1)
+    advance(feed, "2s")
     _, _, tag = c.page(headers={"If-None-Match": tag})   # changed since: the new page and its tag
-    time.sleep(1.1)
+    advance(feed, "2s")
     assert c.get("/api/items", headers={"If-None-Match": tag}).status == 304
     # The stream from the newest item held, and a reconnect from its last event.
     c.stream("?after=37")
     c.stream("?after=37", last_event_id=37)
     # A 503 waited out, as its Retry-After says.
     refused = c.get("/api/items/5?_fail=503")
-    time.sleep(int(refused.header("Retry-After")) + 0.05)
+    advance(feed, refused.header("Retry-After") + "s")   # exactly: the retry may come at that instant
     assert c.get("/api/items/5").status == 200
     assert c.findings() == {}
     assert any(client["userAgent"] == "good" and client["requests"] == 11 for client in doctor.clients(feed))
@@ -244,7 +278,7 @@ def test_the_doctor_does_not_watch_itself_nor_the_demo_api(feed):
 
 
 def test_each_new_finding_is_one_line_on_stderr_with_doctor_log(start_server):
-    server = start_server("--doctor-log", seed="35")
+    server = start_server("--doctor-log", "--clock", "manual", seed="35")
     c = Client(server, "logged")
     _, second, _ = c.page()
     for _ in range(3):

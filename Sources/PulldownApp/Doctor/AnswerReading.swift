@@ -1,3 +1,4 @@
+import Glibc
 import PulldownDoctor
 import PulldownHTTP
 
@@ -18,6 +19,8 @@ enum AnswerReading {
             answer.feed = feed
             (answer.changes, answer.listedChanges) = changes(startingAt: after)
             answer.hasMore = flag(endingAt: withoutNext(before), Self.hasMore)
+            // Only a page with more to come can be short.
+            if answer.hasMore == true { answer.items = itemCount(in: before, first: answer.newestID) }
             // A refresh: its gap comes before its lastUpdated, `,"lastUpdated":"` and 20 characters and `"`.
             if answer.hasMore == nil, before.count > Self.lastUpdated {
                 answer.gap = flag(endingAt: UnsafeBufferPointer(rebasing: before.dropLast(Self.lastUpdated)), Self.gap)
@@ -34,6 +37,25 @@ enum AnswerReading {
     }
 
     private static let firstItem = Array(#"{"items":[{"id":"#.utf8)
+    private static let nextItem = Array(#"},{"id":"#.utf8)
+
+    /// How many items a page holds: the first (when `first` was read), and one for each
+    /// `},{"id":` after it, found from the `}`s `memchr` finds (one an object). Inside a string
+    /// that text would have its quotes escaped; an item's own fields could hold it as an array of
+    /// objects whose first key is `id`, and then more are counted than there are: a short page
+    /// can go unseen, never a full one be taken for short.
+    static func itemCount(in body: UnsafeBufferPointer<UInt8>, first: Int64?) -> Int {
+        guard first != nil, var at = body.baseAddress else { return 0 }
+        let end = at + body.count, key = Self.nextItem
+        var count = 1
+        while at < end, let found = memchr(at, Int32(key[0]), end - at) {
+            let brace = UnsafePointer(found.assumingMemoryBound(to: UInt8.self))
+            if end - brace >= key.count, UnsafeBufferPointer(start: brace, count: key.count).elementsEqual(key) { count += 1 }
+            at = brace + 1
+        }
+        return count
+    }
+
     private static let feedMember = Array(#","feed":""#.utf8)
     private static let changesMember = Array(#"","changes":"#.utf8)
     private static let nextMember = Array(#","next":"#.utf8)

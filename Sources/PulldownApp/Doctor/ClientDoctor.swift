@@ -22,13 +22,18 @@ final class ClientDoctor: Sendable {
     /// The second being counted and the exchanges handed over in it, as (second << 32 | count).
     private let budget = Atomic<UInt64>(0)
     private let skippedCount = Atomic<Int>(0)
+    /// The times of the timelines and the rules: the demo clock, which a test moves.
     private let clock: any FeedClock
+    /// What the budget's seconds are counted on when `clock` may stand still (`--clock manual`):
+    /// the wall clock, as the load it guards against comes. Nil: `clock` itself.
+    private let budgetClock: (any FeedClock)?
     private let pageSize: Int
     private let log: Bool
     let watchers: DoctorWatchers
 
-    init(clock: any FeedClock, pageSize: Int, log: Bool, heartbeatSeconds: Double) {
+    init(clock: any FeedClock, budgetClock: (any FeedClock)? = nil, pageSize: Int, log: Bool, heartbeatSeconds: Double) {
         self.clock = clock
+        self.budgetClock = budgetClock ?? ((clock as? DemoClock)?.isManual == true ? SystemClock() : nil)
         self.pageSize = pageSize
         self.log = log
         book = QueueConfined(ClientBook(), on: queue)
@@ -45,7 +50,7 @@ final class ClientDoctor: Sendable {
     /// recorded); else nil, and it is counted as skipped.
     func begin() -> Date? {
         let now = clock.now()
-        guard spend(at: now) else {
+        guard spend(at: budgetClock?.now() ?? now) else {
             skippedCount.add(1, ordering: .relaxed)
             return nil
         }
