@@ -93,6 +93,11 @@ public struct Page: Sendable, Hashable {
         public let id: Int64
         /// False: deleted or unknown; the page is where it would be.
         public let found: Bool
+
+        public init(id: Int64, found: Bool) {
+            self.id = id
+            self.found = found
+        }
     }
 
     public let items: [Item]
