@@ -20,6 +20,11 @@ public enum Change: Sendable, Hashable, Decodable {
         }
     }
 
+    /// The id of the item deleted; nil for an edit.
+    public var deletedID: Int64? {
+        if case .deleted(let id, _) = self { id } else { nil }
+    }
+
     /// Its number in the server's one sequence.
     public var sequence: Int64 {
         switch self {

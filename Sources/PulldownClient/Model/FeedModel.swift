@@ -165,11 +165,7 @@ public final class FeedModel {
         case .changed(let change):
             state.saw(change.sequence)
             state.apply(change)
-            if case .deleted(let id, let sequence) = change {
-                pill = live.changed(sequence: sequence, deleted: id)
-            } else {
-                pill = live.changed(sequence: change.sequence)
-            }
+            pill = live.changed(sequence: change.sequence, deleted: change.deletedID)
         case .expired:
             // What the stream missed is lost to it: a refresh lists it, or starts over.
             Task { await refresh() }
