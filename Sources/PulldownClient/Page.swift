@@ -14,6 +14,15 @@ public struct PageQuery: Sendable, Hashable {
         /// The items immediately newer than this id (exclusive); ``Page/hasMore`` then says that
         /// more than `limit` are newer.
         case after(Int64)
+        /// The page that holds this id near its middle (`limit/2` newer, the rest from it down),
+        /// with ``Page/previous`` (newer) and ``Page/next`` (older) both ways, and ``Page/anchor``
+        /// saying whether the item is there. A deleted or unknown id answers the page where it
+        /// would be.
+        case around(Int64)
+        /// Exactly the items strictly between two ids, newest first, at most `limit` a page:
+        /// ``Page/next`` goes on inside the range until ``Page/rangeDone``. Fills a gap from its
+        /// newer end.
+        case between(after: Int64, before: Int64)
     }
 
     public var cursor: Cursor
@@ -21,11 +30,15 @@ public struct PageQuery: Sendable, Hashable {
     public var limit: Int?
     /// The feed the cursor came from: a page of another feed is then a 410, never its items.
     public var feed: FeedID?
+    /// Ask for the feed's live items counted (`Prefer: count=exact`): ``Page/totalCount``.
+    /// Counting scans the feed, so ask only when a number is shown.
+    public var count: Bool
 
-    public init(_ cursor: Cursor = .newest, limit: Int? = nil, feed: FeedID? = nil) {
+    public init(_ cursor: Cursor = .newest, limit: Int? = nil, feed: FeedID? = nil, count: Bool = false) {
         self.cursor = cursor
         self.limit = limit
         self.feed = feed
+        self.count = count
     }
 
     /// The newest page.
@@ -41,6 +54,16 @@ public struct PageQuery: Sendable, Hashable {
         PageQuery(.after(id), limit: limit, feed: feed)
     }
 
+    /// The page around `id`.
+    public static func around(_ id: Int64, feed: FeedID? = nil, limit: Int? = nil) -> PageQuery {
+        PageQuery(.around(id), limit: limit, feed: feed)
+    }
+
+    /// The items strictly between `after` and `before`.
+    public static func between(after: Int64, before: Int64, feed: FeedID? = nil, limit: Int? = nil) -> PageQuery {
+        PageQuery(.between(after: after, before: before), limit: limit, feed: feed)
+    }
+
     /// The query string, in the order the server's own links use.
     var queryItems: [URLQueryItem] {
         var query: [URLQueryItem] = []
@@ -49,6 +72,10 @@ public struct PageQuery: Sendable, Hashable {
         case .newest: break
         case .before(let id): query.append(URLQueryItem(name: "before", value: String(id)))
         case .after(let id): query.append(URLQueryItem(name: "after", value: String(id)))
+        case .around(let id): query.append(URLQueryItem(name: "around", value: String(id)))
+        case .between(let after, let before):
+            query.append(URLQueryItem(name: "after", value: String(after)))
+            query.append(URLQueryItem(name: "before", value: String(before)))
         }
         if let feed { query.append(URLQueryItem(name: "feed", value: feed.rawValue)) }
         return query
@@ -56,18 +83,51 @@ public struct PageQuery: Sendable, Hashable {
 }
 
 /// One page of items, newest first, and where the feed goes on from it.
+///
+/// A page may hold fewer items than ``limit``, even none, while ``hasMore`` is true (items
+/// deleted in its places, or the server's short pages): go on from ``next``, never stop at a
+/// short page.
 public struct Page: Sendable, Hashable {
+    /// Whether the item a page around an id was asked for is in it.
+    public struct Anchor: Sendable, Hashable, Decodable {
+        public let id: Int64
+        /// False: deleted or unknown; the page is where it would be.
+        public let found: Bool
+
+        public init(id: Int64, found: Bool) {
+            self.id = id
+            self.found = found
+        }
+    }
+
     public let items: [Item]
-    /// The page size the server used.
+    /// The page size the server honoured: the `limit` asked for, or its own.
     public let limit: Int
     /// Walking older: older items exist. Walking newer (`after`): more newer items exist than
-    /// this page holds.
+    /// this page holds. In a range: whether the feed goes on below it.
     public let hasMore: Bool
     /// The feed the items belong to.
     public let feed: FeedID?
     /// The next page in the same direction (the `Link` header's `rel="next"`, resolved against
-    /// the URL asked), present only when ``hasMore``. It names the feed.
+    /// the URL asked): older, or newer walking `after`, or on inside a range. Absent at the end
+    /// (or when the range is done). It names the feed.
     public let next: URL?
+    /// The cursor ``next`` goes on from: this page's last place, a deleted item's or not (so a
+    /// page whose items were all deleted still says where to go on). nil at the end.
+    public let nextCursor: Int64?
+    /// A page around an item: the newer page (`rel="prev"`), absent when nothing is newer.
+    public let previous: URL?
+    /// A page around an item: the cursor ``previous`` walks up from.
+    public let previousCursor: Int64?
+    /// A page around an item: the item asked for, and whether it is here.
+    public let anchor: Anchor?
+    /// A page of a range (`between`): true once the range is filled. nil for other pages.
+    public let rangeDone: Bool?
+    /// The feed's live items, when the query asked for a count.
+    public let totalCount: Int?
+    /// The point of the server's sequence of inserts, edits and deletions this page reflects:
+    /// a refresh sent it gets the edits and deletions after it.
+    public let changes: Int64?
     /// The page's validator: the client sends it back as `If-None-Match` the next time it asks
     /// for the same URL.
     public let etag: String?
@@ -86,6 +146,33 @@ public struct RefreshResult: Sendable, Hashable, Decodable {
     public let lastUpdated: Date
     /// The feed the items belong to.
     public let feed: FeedID?
+    /// The items edited and deleted since the `changes` sent (else since the session's last
+    /// refresh), oldest first: replace the ones held, drop the ones gone. Empty with a gap.
+    public let changed: [Change]
+    /// The point of the server's sequence this answer reflects: the next refresh's `changes`.
+    public let changes: Int64?
+
+    public init(items: [Item], gap: Bool, lastUpdated: Date, feed: FeedID? = nil, changed: [Change] = [],
+                changes: Int64? = nil) {
+        self.items = items
+        self.gap = gap
+        self.lastUpdated = lastUpdated
+        self.feed = feed
+        self.changed = changed
+        self.changes = changes
+    }
+
+    private enum CodingKeys: String, CodingKey { case items, gap, lastUpdated, feed, changed, changes }
+
+    public init(from decoder: any Decoder) throws {
+        let members = try decoder.container(keyedBy: CodingKeys.self)
+        items = try members.decode([Item].self, forKey: .items)
+        gap = try members.decode(Bool.self, forKey: .gap)
+        lastUpdated = try members.decode(Date.self, forKey: .lastUpdated)
+        feed = try members.decodeIfPresent(FeedID.self, forKey: .feed)
+        changed = try members.decodeIfPresent([Change].self, forKey: .changed) ?? []
+        changes = try members.decodeIfPresent(Int64.self, forKey: .changes)
+    }
 }
 
 /// What the server keeps for this client's session.
@@ -104,4 +191,9 @@ struct PageBody: Decodable {
     let limit: Int
     let hasMore: Bool
     let feed: FeedID?
+    let next: Int64?
+    let prev: Int64?
+    let anchor: Page.Anchor?
+    let rangeDone: Bool?
+    let changes: Int64?
 }

@@ -27,6 +27,9 @@ public struct ProblemDetails: Error, Sendable, Hashable, CustomStringConvertible
     /// A page or item asked for by the name of a feed the server no longer serves (410): the feed
     /// started over; drop what you hold and start again from the newest page.
     public var isFeedChanged: Bool { status == 410 && type.hasSuffix(":feed-changed") }
+    /// A page asked for by a link older than the server keeps cursors (410): start again from
+    /// the newest page, or jump back to an item held with ``PageQuery/around(_:feed:limit:)``.
+    public var isCursorExpired: Bool { status == 410 && type.hasSuffix(":cursor-expired") }
 
     public var description: String {
         let params = invalidParams.map { "\($0.name): \($0.reason)" }.joined(separator: "; ")

@@ -51,15 +51,23 @@ public final class PulldownClient: Sendable {
 
     /// The page `query` asks for.
     public func page(_ query: PageQuery = .newest) async throws -> Page {
-        try await page(at: url("api/items", query: query.queryItems))
+        try await page(at: url("api/items", query: query.queryItems),
+                       headers: query.count ? ["Prefer": "count=exact"] : [:])
     }
 
     /// The page at `url`: a page's ``Page/next``.
     public func page(at url: URL) async throws -> Page {
-        let answer = try await send(request(url), revalidate: true)
+        try await page(at: url, headers: [:])
+    }
+
+    private func page(at url: URL, headers: [String: String]) async throws -> Page {
+        let answer = try await send(request(url, headers: headers), revalidate: true)
         let body = try answer.decode(PageBody.self)
+        let link = { (relation: String) in answer.headers["link"].flatMap { LinkHeader.target($0, relation: relation, base: answer.url) } }
         return Page(items: body.items, limit: body.limit, hasMore: body.hasMore, feed: body.feed,
-                    next: answer.headers["link"].flatMap { LinkHeader.target($0, relation: "next", base: answer.url) },
+                    next: link("next"), nextCursor: body.next, previous: link("prev"), previousCursor: body.prev,
+                    anchor: body.anchor, rangeDone: body.rangeDone,
+                    totalCount: answer.headers["x-total-count"].flatMap { Int($0) }, changes: body.changes,
                     etag: answer.headers["etag"], notModified: answer.notModified)
     }
 
@@ -75,11 +83,13 @@ public final class PulldownClient: Sendable {
     }
 
     /// Pull to refresh: the items newer than `after` (default: the newest this session has
-    /// received), at most `limit` (default: the server's page size); stamps the session's
-    /// last-updated time.
-    public func refresh(after: Int64? = nil, limit: Int? = nil) async throws -> RefreshResult {
+    /// received), at most `limit` (default: the server's page size), and the items edited and
+    /// deleted since `changes` (a page's or the last refresh's ``RefreshResult/changes``;
+    /// default: since the session's last refresh); stamps the session's last-updated time.
+    public func refresh(after: Int64? = nil, changes: Int64? = nil, limit: Int? = nil) async throws -> RefreshResult {
         var body: [String: Int64] = [:]
         body["after"] = after
+        body["changes"] = changes
         body["limit"] = limit.map(Int64.init)
         return try await send(request(url("api/refresh"), method: "POST", json: body)).decode(RefreshResult.self)
     }
@@ -92,6 +102,22 @@ public final class PulldownClient: Sendable {
     /// Adds an item; the next refresh and every open event stream get it.
     public func post(_ item: NewItem) async throws -> Item {
         try await send(request(url("api/items"), method: "POST", json: item)).decode(Item.self)
+    }
+
+    /// Edits item `id` with a JSON merge patch (RFC 7396: a member given replaces it, `.null`
+    /// removes it); returns the item as it is now. Every open event stream gets it as
+    /// ``Change/updated(_:sequence:)``, every refresh after lists it. Beyond loopback the server
+    /// wants its demo token (`headers: ["Authorization": "Bearer …"]`).
+    @discardableResult
+    public func edit(_ id: Int64, _ patch: [String: JSONValue], headers: [String: String] = [:]) async throws -> Item {
+        let headers = headers.merging(["Content-Type": "application/merge-patch+json"]) { $1 }
+        return try await send(request(url("api/items/\(id)"), method: "PATCH", json: patch, headers: headers)).decode(Item.self)
+    }
+
+    /// Deletes item `id` for good: pages leave its place empty, its URL answers 410, and streams
+    /// and refreshes tell of it as ``Change/deleted(id:sequence:)``.
+    public func delete(_ id: Int64, headers: [String: String] = [:]) async throws {
+        _ = try await send(request(url("api/items/\(id)"), method: "DELETE", headers: headers))
     }
 
     // MARK: Requests

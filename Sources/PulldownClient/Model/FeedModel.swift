@@ -9,9 +9,12 @@ import Observation
 /// wait behind ``pill`` ("3 new items") and never move what is being read. ``refresh()`` is the
 /// pull (`.refreshable`), the pill's tap and a Refresh button alike; ``appeared(_:)`` loads the
 /// next page as the last rows appear; ``retry()`` asks again for a page that failed. One fetch at
-/// a time: a refresh asked for while a page loads waits for it. Should the server's feed start
-/// over (a reset, another data file), everything goes, ``startedOver`` says so, and the newest
-/// page is loaded again. Without `run()` nothing is followed: the other methods work alone. All
+/// a time: a refresh asked for while a page loads waits for it. Items edited and deleted under
+/// the reader are replaced and removed in place, from the stream as they happen and from each
+/// refresh's `changed` list for what a closed stream missed; a deleted item waiting behind the
+/// pill no longer counts. Should the server's feed start over (a reset, another data file), or
+/// a page's cursor expire, everything goes, ``startedOver`` says so, and the newest page is
+/// loaded again. Without `run()` nothing is followed: the other methods work alone. All
 /// observable, all on the main actor.
 @MainActor
 @Observable
@@ -88,9 +91,10 @@ public final class FeedModel {
         guard let after = state.beginRefresh() else { return nil }
         var added: Int?
         await run { [client] in
-            let result = try await client.refresh(after: after)
+            let since = self.state.changes
+            let result = try await client.refresh(after: after, changes: since > 0 ? since : nil)
             guard self.state.belongs(result.feed) else { return self.startOver() }
-            added = self.state.refreshed(result.items, gap: result.gap)
+            added = self.state.refreshed(result.items, gap: result.gap, changed: result.changed, changes: result.changes)
             self.lastUpdated = result.lastUpdated
             self.refreshError = nil
             self.startedOver = false
@@ -113,7 +117,10 @@ public final class FeedModel {
         await run { [client] in
             let page = try await client.page(query)
             guard self.state.belongs(page.feed) else { return self.startOver() }
-            self.state.add(page.items, hasMore: page.hasMore)
+            // The first page says what the feed reflects; later ones do not: what was loaded
+            // before them may have changed since.
+            if self.state.items.isEmpty { self.state.saw(page.changes) }
+            self.state.add(page.items, hasMore: page.hasMore, next: page.nextCursor)
             self.shown()
         } failed: { error in
             self.state.pageFailed()
@@ -122,7 +129,8 @@ public final class FeedModel {
     }
 
     /// Runs `fetch`, the page or refresh ``state`` has just marked in flight, then `answered` or
-    /// `failed` only while the feed is the one it was asked of. A 410 feed-changed starts over.
+    /// `failed` only while the feed is the one it was asked of. A 410 feed-changed or
+    /// cursor-expired starts over.
     private func run(_ fetch: @escaping @MainActor () async throws -> Void,
                      failed: @escaping @MainActor (any Error) -> Void) async {
         let asked = state.generation
@@ -130,7 +138,8 @@ public final class FeedModel {
             do {
                 try await fetch()
             } catch where asked == state.generation {
-                if (error as? ProblemDetails)?.isFeedChanged == true { startOver() } else { failed(error) }
+                let problem = error as? ProblemDetails
+                if problem?.isFeedChanged == true || problem?.isCursorExpired == true { startOver() } else { failed(error) }
             } catch {}
         }
         running = task
@@ -140,7 +149,7 @@ public final class FeedModel {
     /// The feed shows up to its newest item: what it brought in leaves the pill, and inside
     /// `run()` the stream starts after it (once).
     private func shown() {
-        pill = live.shown(state.newest)
+        pill = live.shown(state.newest, changes: state.changes)
         guard following, stream == nil else { return }
         let events = client.events(after: live.opening)
         stream = Task {
@@ -152,7 +161,14 @@ public final class FeedModel {
 
     private func take(_ event: LiveEvent) {
         switch event {
-        case .items(let batch): pill = live.arrived(ids: batch.items.map(\.id), gap: batch.gap)
+        case .items(let batch): pill = live.arrived(ids: batch.items.map(\.id), gap: batch.gap, sequence: batch.sequence)
+        case .changed(let change):
+            state.saw(change.sequence)
+            state.apply(change)
+            pill = live.changed(sequence: change.sequence, deleted: change.deletedID)
+        case .expired:
+            // What the stream missed is lost to it: a refresh lists it, or starts over.
+            Task { await refresh() }
         case .reset: startOver()
         case .demo(let knobs): demo = knobs
         default: break

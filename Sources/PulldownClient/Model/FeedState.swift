@@ -4,7 +4,12 @@
 ///
 /// It says what to fetch and is told what arrived; it never fetches. One fetch at a time: a page
 /// and a refresh never run at once (``busy``), and an item is never held twice. Pages go on the
-/// end by cursor; a refresh goes on top, and a refresh with a gap starts over from its items.
+/// end by cursor (the page's own, so a short or empty page is never taken for the end); a
+/// refresh goes on top, and a refresh with a gap starts over from its items.
+///
+/// Items change under the reader: an edit replaces the item held, a deletion takes it out.
+/// ``changes`` is the point of the server's one sequence (inserts, edits and deletions) the
+/// items reflect: a refresh sends it and applies the changes it answers.
 /// Once the server names the feed, every page asked for names it too; an answer of another feed
 /// means the feed started over (``reset()``), and ``generation`` tells answers to requests made
 /// before that apart.
@@ -39,8 +44,13 @@ public struct FeedState: Sendable, Hashable {
     public private(set) var generation = 0
     /// Load the next page when a row this close to the end appears.
     public let prefetch: Int
+    /// The point of the server's sequence the items reflect (the first page's, a refresh's
+    /// `changes`, or a stream event's id), 0 until an answer says: what a refresh goes on from.
+    public private(set) var changes: Int64 = 0
     private var hasMore = true
     private var failed = false
+    /// The next page's cursor as the last page gave it: its last place, a deleted item's or not.
+    private var next: Int64?
 
     public init(prefetch: Int = 5) {
         self.prefetch = prefetch
@@ -86,8 +96,17 @@ public struct FeedState: Sendable, Hashable {
     private mutating func clear() {
         items = []
         hasMore = true
+        next = nil
+        changes = 0
         failed = false
         busy = nil
+    }
+
+    /// Everything held reflects the server's sequence up to `changes`: the first page says so, a
+    /// refresh, and each stream event, which come in order. (A later page does not: the items
+    /// loaded before it may have changed since.)
+    public mutating func saw(_ changes: Int64?) {
+        if let changes, changes > self.changes { self.changes = changes }
     }
 
     // MARK: Pages
@@ -96,7 +115,8 @@ public struct FeedState: Sendable, Hashable {
     public mutating func nextPage() -> PageQuery? {
         guard busy == nil, hasMore, !failed else { return nil }
         busy = .page
-        return items.last.map { .before($0.id, feed: feed) } ?? .newest
+        let before = [next, items.last?.id].compactMap { $0 }.min()
+        return before.map { .before($0, feed: feed) } ?? .newest
     }
 
     /// Row `id` appeared: the next page's query when it is near the end and one may start.
@@ -105,11 +125,15 @@ public struct FeedState: Sendable, Hashable {
         return nextPage()
     }
 
-    /// A page arrived: older items go at the end, any already loaded is skipped.
-    public mutating func add(_ page: [Item], hasMore: Bool) {
+    /// A page arrived: older items go at the end, any already loaded is skipped. `next` is the
+    /// page's own cursor for the one after it (``Page/nextCursor``: a page whose items were all
+    /// deleted has no item to go on from); without it, the last item's id. A page with fewer
+    /// items than asked is not the end: `hasMore` says.
+    public mutating func add(_ page: [Item], hasMore: Bool, next: Int64? = nil) {
         for item in page where items.last.map({ item.id < $0.id }) ?? true {
             items.append(item)
         }
+        if let next { self.next = min(self.next ?? next, next) }
         self.hasMore = hasMore
         busy = nil
     }
@@ -135,10 +159,12 @@ public struct FeedState: Sendable, Hashable {
         return newest
     }
 
-    /// A refresh answered: a gap starts over from its items, else they go on top. Returns how many
-    /// were added.
-    public mutating func refreshed(_ fresh: [Item], gap: Bool) -> Int {
-        if gap { clear() }
+    /// A refresh answered: a gap starts over from its items, else its edits and deletions
+    /// (`changed`) are applied and its items go on top; the feed then reflects `changes`.
+    /// Returns how many were added.
+    public mutating func refreshed(_ fresh: [Item], gap: Bool, changed: [Change] = [], changes: Int64? = nil) -> Int {
+        if gap { clear() } else { for change in changed { apply(change) } }
+        saw(changes)
         let newer = fresh.filter { $0.id > newest }
         items.insert(contentsOf: newer, at: 0)
         busy = nil
@@ -148,5 +174,35 @@ public struct FeedState: Sendable, Hashable {
     /// The refresh failed: what is loaded stays.
     public mutating func refreshFailed() {
         busy = nil
+    }
+
+    // MARK: Items that change
+
+    /// An edit or deletion (a refresh's, or the stream's): the item held is replaced, or leaves.
+    /// Returns whether the feed held it.
+    @discardableResult
+    public mutating func apply(_ change: Change) -> Bool {
+        switch change {
+        case .updated(let item, _): updated(item)
+        case .deleted(let id, _): deleted(id)
+        }
+    }
+
+    /// Item `item.id` was edited: it is replaced where it is held, in its place. Returns whether
+    /// the feed holds it.
+    @discardableResult
+    public mutating func updated(_ item: Item) -> Bool {
+        guard let at = index(of: item.id) else { return false }
+        items[at] = item
+        return true
+    }
+
+    /// Item `id` was deleted: it leaves the feed, the others keep their order. Returns whether
+    /// the feed held it.
+    @discardableResult
+    public mutating func deleted(_ id: Int64) -> Bool {
+        guard let at = index(of: id) else { return false }
+        items.remove(at: at)
+        return true
     }
 }
