@@ -10,6 +10,7 @@ import { el } from './dom.js';
 import { article, localise, tell } from './article.js';
 import { LiveFeed } from './live.js';
 import { demoButton } from './demo/button.js';
+import './act.js';
 
 const KEY = 'pulldown-feed';
 const back = /reload|back_forward/.test(performance.getEntriesByType('navigation')[0]?.type);

@@ -352,6 +352,26 @@ final class LiveEventsTests: XCTestCase {
         XCTAssertEqual(late.chunks, ["retry: 1000\n\n"], "a stream that joins later hears only later changes")
     }
 
+    func testAKeptBroadcastGreetsEveryLaterStreamOnceAndAPlainOneDoesNot() {
+        let source = FakeSource(count: 1)
+        let live = hub(source)
+        let early = RecordingSink()
+        XCTAssertTrue(live.add(early, after: nil))
+        live.broadcast(ServerSentEvents.event("demo", id: nil, data: Array("{}".utf8)))
+        live.broadcast(ServerSentEvents.event("script", id: nil, data: Array("{\"label\":\"Act 1\"}".utf8)), kept: true)
+        let late = RecordingSink()
+        XCTAssertTrue(live.add(late, after: nil))
+        live.broadcast(ServerSentEvents.event("script", id: nil, data: Array("{\"label\":\"Act 2\"}".utf8)), kept: true)
+        let later = RecordingSink()
+        XCTAssertTrue(live.add(later, after: nil))
+        live.sync {}
+        XCTAssertEqual(early.names, ["demo", "script", "script"])
+        XCTAssertEqual(late.names, ["script", "script"])
+        XCTAssertTrue(late.chunks.joined().contains("Act 1"))
+        XCTAssertEqual(later.names, ["script"])
+        XCTAssertTrue(later.chunks.joined().contains("Act 2") && !later.chunks.joined().contains("Act 1"))
+    }
+
     func testWithNobodyListeningInsertsAreNotRead() {
         let source = FakeSource(count: 2)
         let live = hub(source)

@@ -94,6 +94,28 @@ def test_steps_run_when_the_manual_clock_reaches_them_and_each_change_is_pushed(
     stream.close()
 
 
+def first_event(stream):
+    """The stream's first event with a name (past `retry:` and comments)."""
+    event = stream.next_event()
+    while "event" not in event.fields:
+        event = stream.next_event()
+    return event
+
+
+def test_a_stream_opened_while_a_script_is_loaded_starts_with_its_state_and_none_without(start_server):
+    server = start_server("--clock", "manual", seed="5")
+    bare = Stream(server)
+    call(server, "POST", "/api/items", json={"title": "first", "body": "b"})
+    assert first_event(bare).name == "items", "no script loaded: no script event first"
+    bare.close()
+    assert call(server, "PUT", "/api/demo/script", json={"steps": [
+        {"at": "0s", "do": "label", "text": "Act 1"}, {"at": "5s", "do": "label", "text": "Act 2"}]}).status == 200
+    late = Stream(server)
+    first = first_event(late)
+    assert (first.name, first.data["label"], first.data["state"]) == ("script", "Act 1", "playing")
+    late.close()
+
+
 def test_a_refresh_cue_fails_the_refreshes_after_it_with_the_scripts_retry_after(start_server):
     server = start_server("--clock", "manual", "--script", str(SCRIPTS / "flaky-train-wifi.json"))
     assert [call(server, "POST", "/api/refresh").status for _ in range(2)] == [200, 200]

@@ -75,7 +75,10 @@ final class LiveEvents: Sendable {
     func add(_ sink: any EventSink, after cursor: Int64?, base: String = "") -> Bool {
         guard admission.admit() else { return false }
         sink.write(ServerSentEvents.retry(milliseconds: settings.retryMilliseconds))
-        queue.async { self.join(sink, after: cursor, base: base) }
+        queue.async {
+            if let greeting = self.roster.access({ $0.greeting }) { sink.write(greeting) }
+            self.join(sink, after: cursor, base: base)
+        }
         // Registered after the join was queued, so a sink that ends at once still leaves after it joined.
         sink.onEnd { [weak self] in
             guard let self else { return }
@@ -85,9 +88,15 @@ final class LiveEvents: Sendable {
     }
 
     /// Sends `event` to every stream open now, in the order of the calls (the demo knobs'
-    /// changes). A stream that joins later does not get it.
-    func broadcast(_ event: [UInt8]) {
-        queue.async { Self.sendToEveryStream(event, roster: self.roster, waker: self.waker) }
+    /// changes). A stream that joins later does not get it, unless it is `kept`: then every
+    /// stream opened later starts with it, until the next kept one (a script's state, so a page
+    /// that opens or reconnects shows the current act). Each stream so gets a kept state once:
+    /// as it was when the stream joined, or the change that followed.
+    func broadcast(_ event: [UInt8], kept: Bool = false) {
+        queue.async {
+            if kept { self.roster.access { $0.greeting = event } }
+            Self.sendToEveryStream(event, roster: self.roster, waker: self.waker)
+        }
     }
 
     /// Closes every stream open now, after what was queued before (a script's `dropStreams`);

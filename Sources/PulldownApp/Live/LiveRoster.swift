@@ -17,6 +17,8 @@ struct LiveRoster {
     private var subscribers: [ObjectIdentifier: Subscriber] = [:]
     /// How far the feed was announced; a subscriber without a cursor starts here.
     private(set) var lastSent: Int64
+    /// What every stream starts with (`LiveEvents.broadcast(_:kept:)`), nil for nothing.
+    var greeting: [UInt8]?
 
     init(lastSent: Int64) {
         self.lastSent = lastSent

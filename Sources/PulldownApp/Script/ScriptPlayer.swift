@@ -104,7 +104,7 @@ final class ScriptPlayer: Sendable {
                 }
             }
             schedule(playing.withLock { $0.state.nextDueDate() })
-            if control || ran { stage.live.broadcast(ServerSentEvents.event("script", id: nil, data: statusJSON())) }
+            if control || ran { stage.live.broadcast(ServerSentEvents.event("script", id: nil, data: statusJSON()), kept: true) }
         }
     }
 

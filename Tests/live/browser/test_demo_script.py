@@ -130,10 +130,18 @@ def test_the_paging_knobs_have_fields_of_their_own(start_server, desktop):
 def test_opening_the_panel_brings_the_act_a_page_without_its_stream_missed(start_server, phone):
     server = start_server("--clock", "manual", "--max-streams", "0", seed="20")  # no stream is let in
     tab = phone(server)
-    with tab.page.expect_response(lambda r: r.url.endswith("/api/demo/script")):
-        tab.open()  # the act asked for once at load: none yet
+    tab.open()
     assert call(server, "PUT", "/api/demo/script", json=SCRIPT).status == 200
     expect(tab.page.locator("#act")).to_be_hidden()
     tab.page.locator("#demo").tap()
     expect(tab.page.locator("#act")).to_have_text("Act 1: a quiet morning")
     expect(tab.page.locator(f"{DIALOG} .demo-act")).to_have_text("Act 1: a quiet morning")
+
+
+def test_a_page_opened_while_a_script_plays_shows_its_act_from_the_stream_alone(start_server, desktop):
+    server = start_server("--clock", "manual", seed="20")
+    assert call(server, "PUT", "/api/demo/script", json=SCRIPT).status == 200
+    tab = desktop(server)
+    tab.open()
+    expect(tab.page.locator("#act")).to_have_text("Act 1: a quiet morning")
+    assert not [u for m, u in tab.requests if "/api/demo" in u], "the act comes with the stream, not a request of its own"
