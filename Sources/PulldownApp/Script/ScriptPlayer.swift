@@ -104,6 +104,7 @@ final class ScriptPlayer: Sendable {
                 }
             }
             schedule(playing.withLock { $0.state.nextDueDate() })
+            stage.gate.countRefreshes(playing.withLock { $0.state.phase == .playing })
             if control || ran { stage.live.broadcast(ServerSentEvents.event("script", id: nil, data: statusJSON()), kept: true) }
         }
     }
