@@ -54,7 +54,6 @@ final class ChangesTests: XCTestCase {
         let running = Task { await model.run() }
         defer { running.cancel() }
         try await until("the newest page") { model.items.count == 10 }
-        // Each batch of changes ends in an insert: the stream is read up to it.
         let writer = PulldownClient(baseURL: server.url) // another reader's edits
         try await writer.edit(22, ["title": .string("Fixed typo")])
         try await writer.delete(20)
