@@ -18,8 +18,11 @@ const notBefore = new Map(); // method and URL -> performance.now() from which i
 /** One request (`init` as fetch takes it); resolves to the answer's JSON. The one fetch the page,
  *  the Demo panel (demo/api.js) and the Doctor view make. */
 export async function send(path, init) {
-  const key = `${init?.method || 'GET'} ${path}`, wait = (notBefore.get(key) ?? 0) - performance.now();
-  if (wait > 0) await new Promise(done => setTimeout(done, wait));
+  const key = `${init?.method || 'GET'} ${path}`;
+  // A timer's delay is whole milliseconds (a fraction is cut off) and may end a little early of
+  // performance.now(): wait again until the time has really passed.
+  for (let wait; (wait = (notBefore.get(key) ?? 0) - performance.now()) > 0;)
+    await new Promise(done => setTimeout(done, Math.ceil(wait)));
   const res = await fetch(path, init), json = await res.json().catch(() => ({}));
   const after = +res.headers.get('Retry-After');
   if (after > 0) notBefore.set(key, performance.now() + after * 1000); else notBefore.delete(key);
