@@ -103,11 +103,11 @@ extension API {
         let named = reader.feedID()
         if since == nil && !reader.invalid.contains("since") { reader.invalid.add("since", InvalidParameters.Reason.required) }
         return Self.answer {
-            try reader.invalid.check("The query has invalid parameters.")
+            guard let since, reader.invalid.all.isEmpty else { throw reader.invalid.problem("The query has invalid parameters.") }
             let base = try baseURL.require(request)
             let id = try feed.feedID()
             if let named, named != id { throw Self.feedChanged }
-            let list = try feed.changes(since: since!, limit: limit)
+            let list = try feed.changes(since: since, limit: limit)
             let body = ResponseJSON.changes(list, feed: id, base: base)
             var response = HTTPResponse.json(body)
             response.headers.add("ETag", EntityTag.strong(for: body))

@@ -44,7 +44,7 @@ extension API {
         let text = invalid.take(body.string("body", nullable: true))
         let author = invalid.take(body.string("author", nullable: true))
         if title == nil && !invalid.contains("title") { invalid.add("title", InvalidParameters.Reason.required) }
-        try invalid.check("Some fields are invalid.")
-        return NewItem(title: title!, body: text ?? "", author: author, userFields: userFields)
+        guard let title, invalid.all.isEmpty else { throw invalid.problem("Some fields are invalid.") }
+        return NewItem(title: title, body: text ?? "", author: author, userFields: userFields)
     }
 }

@@ -28,9 +28,10 @@ extension FaultQueue {
     static func fault(from body: JSONBody) throws(Problem) -> Fault {
         var invalid = InvalidParameters()
         body.rejectUnknown(["on", "status", "count", "retryAfter"], into: &invalid)
-        let fault = fault(from: body, into: &invalid)
-        try invalid.check("Some fields are invalid; no fault was queued.")
-        return fault!
+        guard let fault = fault(from: body, into: &invalid), invalid.all.isEmpty else {
+            throw invalid.problem("Some fields are invalid; no fault was queued.")
+        }
+        return fault
     }
 
     /// The fault's fields of `body` (a script's `fail` step reads them too); nil with the
