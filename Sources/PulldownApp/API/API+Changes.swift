@@ -84,7 +84,7 @@ extension API {
     /// The answer to a write: for this request only, never kept.
     private static func written(_ response: HTTPResponse) -> HTTPResponse {
         var response = response
-        response.headers.set("Cache-Control", "no-store")
+        response.headers.set("Cache-Control", CacheControl.noStore)
         return response
     }
 
@@ -111,7 +111,7 @@ extension API {
             let body = ResponseJSON.changes(list, feed: id, base: base)
             var response = HTTPResponse.json(body)
             response.headers.add("ETag", EntityTag.strong(for: body))
-            response.headers.add("Cache-Control", PageCaching.revalidate)
+            response.headers.add("Cache-Control", CacheControl.noCache)
             if list.hasMore {
                 response.headers.add("Link", "<\(base)/api/changes?since=\(list.sequence)&limit=\(limit)&feed=\(id)>; rel=\"next\"")
             }

@@ -24,7 +24,7 @@ extension API {
                 var response = HTTPResponse.json(ResponseJSON.item(item, base: base), status: 201)
                 // In the feed as known: a label only, checked when it is asked for.
                 response.headers.add("Location", "\(base)/api/items/\(item.id)?feed=\(try feed.feedID())")
-                response.headers.add("Cache-Control", "no-store")
+                response.headers.add("Cache-Control", CacheControl.noStore)
                 return response
             })
         }
