@@ -21,7 +21,7 @@ extension API {
             key = try baseURL.key(of: request)
             let knobs = demo?.knobs ?? DemoKnobs()
             plan = try PagePlan(query, shortPages: knobs.shortPages, cursorTtlSeconds: knobs.cursorTtlSeconds,
-                                now: Int64(Date().timeIntervalSince1970), roll: Double.random(in: 0..<1))
+                                now: Int64(feed.now().timeIntervalSince1970), roll: Double.random(in: 0..<1))
         } catch {
             return responder.send(error.response)
         }
