@@ -31,7 +31,7 @@ let requestEnded: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, Unsa
     if exchange.corked, let connection {
         TLSRecordCork.uncork(connection, patience: Int(core.configuration.connectionTimeout))
     }
-    core.inFlight.subtract(1, ordering: .relaxed)
+    core.requestFinished()
     if let startedAt = exchange.startedAt {
         let elapsed = core.configuration.clock.now() - startedAt
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
