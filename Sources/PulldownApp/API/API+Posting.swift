@@ -40,10 +40,9 @@ extension API {
         let body = try JSONBody(request, emptyAllowed: false)
         var invalid = InvalidParameters()
         let userFields = body.userFields(core: postedFields, reserved: serverFields, into: &invalid)
-        let title = invalid.take(body.string("title"))
+        let title = invalid.required("title", body.string("title"))
         let text = invalid.take(body.string("body", nullable: true))
         let author = invalid.take(body.string("author", nullable: true))
-        if title == nil && !invalid.contains("title") { invalid.add("title", InvalidParameters.Reason.required) }
         guard let title, invalid.all.isEmpty else { throw invalid.problem("Some fields are invalid.") }
         return NewItem(title: title, body: text ?? "", author: author, userFields: userFields)
     }
