@@ -12,6 +12,11 @@ public enum Hex {
         return String(decoding: utf8, as: UTF8.self)
     }
 
+    /// `value`'s 16 digits, most significant first, leading zeros kept.
+    public static func encode(_ value: UInt64) -> String {
+        withUnsafeBytes(of: value.bigEndian) { encode($0) }
+    }
+
     public static func decode(_ text: String) -> [UInt8]? {
         var text = text
         // Read in place: session tokens are decoded on every request that carries one.

@@ -24,6 +24,14 @@ public extension InvalidParameters {
         }
     }
 
+    /// The value read; when it is missing, `name` is noted as required (unless its problem is
+    /// already noted).
+    mutating func required<Value>(_ name: String, _ read: Result<Value?, InvalidParam>) -> Value? {
+        let value = take(read)
+        if value == nil && !contains(name) { add(name, Reason.required) }
+        return value
+    }
+
     func contains(_ name: String) -> Bool {
         all.contains { $0.name == name }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import PulldownDataFile
 import PulldownFeed
+import PulldownHTTP
 
 /// Where the feed's items come from: the demo seed (`--seed`) or a data file (`--data`), taken in
 /// at start, and again from scratch by a reset (`--reset` at start, `POST /api/demo/reset` while

@@ -27,6 +27,11 @@ public final class Feed: Sendable {
     /// Coalesced checks of the newest id, on a shared store only.
     let sharedStoreCheck: SharedStoreCheck?
 
+    /// Now, by the feed's clock: the time its items and sessions are stamped with.
+    public func now() -> Date {
+        clock.now()
+    }
+
     init(store: any FeedStore, clock: any FeedClock = SystemClock(), configuration: FeedConfiguration = .init()) {
         self.store = store
         self.clock = clock

@@ -1,3 +1,4 @@
+import Dispatch
 import PulldownHTTP
 import Synchronization
 import XCTest
@@ -73,6 +74,31 @@ final class DemoKnobsPatchTests: XCTestCase {
         XCTAssertEqual(control.defaults, start)
         XCTAssertEqual(control.apply(try patch(#"{"delayMs": null}"#)), start, "null goes back to the control's defaults")
     }
+
+    func testAnObserverHearsOutsideTheLockAndMayReadTheKnobs() throws {
+        let control = DemoControl(start)
+        let heard = HeardKnobs()
+        // Told inside the lock, this read would wait for the lock its own change holds.
+        control.observe { _ in heard.append(control.knobs.delayMilliseconds) }
+        _ = control.apply(try patch(#"{"delayMs": 7}"#))
+        XCTAssertEqual(heard.values, [7])
+    }
+
+    func testAChangeMadeByAnObserverIsToldAfterTheOneItHeard() throws {
+        let control = DemoControl(start)
+        let heard = HeardKnobs()
+        let again = try patch(#"{"delayMs": 2}"#)
+        control.observe { knobs in
+            heard.append(knobs.delayMilliseconds)
+            if knobs.delayMilliseconds == 1 {
+                XCTAssertEqual(control.apply(again).delayMilliseconds, 2, "the nested change answers at once")
+                XCTAssertEqual(heard.values, [1], "and is told once the change before it has been told to all")
+            }
+        }
+        control.observe { heard.append(-$0.delayMilliseconds) }
+        _ = control.apply(try patch(#"{"delayMs": 1}"#))
+        XCTAssertEqual(heard.values, [1, -1, 2, -2])
+    }
 }
 
 private final class HeardKnobs: Sendable {
@@ -96,6 +122,23 @@ final class DemoControlSharingTests: XCTestCase {
         XCTAssertEqual(control.knobs, newer)
         XCTAssertEqual(control.defaults, newer)
         XCTAssertEqual(heard.values, [1], "only the newer revision was told")
+    }
+
+    func testRevisionsAdoptedFromManyThreadsAreToldInTheOrderTheyWereTaken() {
+        let control = DemoControl(start, revision: 0)
+        let heard = HeardKnobs()
+        control.observe { heard.append($0.delayMilliseconds) }
+        DispatchQueue.concurrentPerform(iterations: 400) { index in
+            // Each thread offers a revision from its own end of the range, so many arrive late.
+            let revision = index.isMultiple(of: 2) ? index : 400 - index
+            let knobs = DemoKnobs(delayMilliseconds: revision)
+            control.adopt(knobs, defaults: knobs, revision: Int64(revision))
+        }
+        let values = heard.values
+        XCTAssertEqual(values, values.sorted(), "a revision taken is told after every one taken before it")
+        XCTAssertEqual(Set(values).count, values.count, "each is told once")
+        XCTAssertEqual(values.last, 399)
+        XCTAssertEqual(control.knobs.delayMilliseconds, 399)
     }
 
     func testKnobsByNameKeepTheirOwnValueForAnUnknownOrOutOfRangeNumber() {

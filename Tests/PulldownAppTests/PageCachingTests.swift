@@ -1,4 +1,5 @@
 import Foundation
+import PulldownHTTP
 import PulldownFeed
 import XCTest
 @testable import PulldownApp
@@ -25,7 +26,7 @@ final class PageCachingTests: XCTestCase {
 
     func testNothingThatHoldsAnItemIsImmutableOnlyADeletedItemsGoneInItsFeed() {
         XCTAssertEqual(PageCaching.gone(named: Self.feed), PageCaching.immutable)
-        XCTAssertEqual(PageCaching.gone(named: nil), PageCaching.revalidate, "another store may have that id")
+        XCTAssertEqual(PageCaching.gone(named: nil), CacheControl.noCache, "another store may have that id")
     }
 
     func testTheNewestPageIsNeverKept() {

@@ -16,4 +16,10 @@ class KeyedHMACTests: XCTestCase {
         XCTAssertEqual(Hex.encode(twenty.digest(of: Array("Hi There".utf8))),
                        "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
     }
+
+    func testAWholeNumberIsItsSixteenDigitsMostSignificantFirst() {
+        XCTAssertEqual(Hex.encode(0x0123_4567_89ab_cdef as UInt64), "0123456789abcdef")
+        XCTAssertEqual(Hex.encode(1 as UInt64), "0000000000000001")
+        XCTAssertEqual(Hex.encode(UInt64.max), "ffffffffffffffff")
+    }
 }

@@ -24,6 +24,17 @@ final class StopStateTests: XCTestCase {
         XCTAssertEqual(stop.step(now: start + .milliseconds(800), inFlight: 1), .stopThreads)
     }
 
+    func testAWaitLastsAtMostUntilItsPhasesDeadline() {
+        var stop = StopState(gracePeriod: .milliseconds(600), flushPeriod: .milliseconds(200))
+        XCTAssertNil(stop.deadline, "running: nothing to wait for")
+        _ = stop.begin(now: start)
+        XCTAssertEqual(stop.deadline, start + .milliseconds(600))
+        XCTAssertEqual(stop.step(now: start + .milliseconds(650), inFlight: 1), .answerWaiting)
+        XCTAssertEqual(stop.deadline, start + .milliseconds(850), "the flush counts from when it began")
+        XCTAssertEqual(stop.step(now: start + .milliseconds(700), inFlight: 0), .stopThreads)
+        XCTAssertNil(stop.deadline)
+    }
+
     func testRequestsFinishingWithinTheGracePeriodEndItEarly() {
         var stop = StopState(gracePeriod: .seconds(10))
         _ = stop.begin(now: start)

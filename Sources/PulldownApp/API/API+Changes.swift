@@ -84,7 +84,7 @@ extension API {
     /// The answer to a write: for this request only, never kept.
     private static func written(_ response: HTTPResponse) -> HTTPResponse {
         var response = response
-        response.headers.set("Cache-Control", "no-store")
+        response.headers.set("Cache-Control", CacheControl.noStore)
         return response
     }
 
@@ -103,15 +103,15 @@ extension API {
         let named = reader.feedID()
         if since == nil && !reader.invalid.contains("since") { reader.invalid.add("since", InvalidParameters.Reason.required) }
         return Self.answer {
-            try reader.invalid.check("The query has invalid parameters.")
+            guard let since, reader.invalid.all.isEmpty else { throw reader.invalid.problem("The query has invalid parameters.") }
             let base = try baseURL.require(request)
             let id = try feed.feedID()
             if let named, named != id { throw Self.feedChanged }
-            let list = try feed.changes(since: since!, limit: limit)
+            let list = try feed.changes(since: since, limit: limit)
             let body = ResponseJSON.changes(list, feed: id, base: base)
             var response = HTTPResponse.json(body)
             response.headers.add("ETag", EntityTag.strong(for: body))
-            response.headers.add("Cache-Control", PageCaching.revalidate)
+            response.headers.add("Cache-Control", CacheControl.noCache)
             if list.hasMore {
                 response.headers.add("Link", "<\(base)/api/changes?since=\(list.sequence)&limit=\(limit)&feed=\(id)>; rel=\"next\"")
             }

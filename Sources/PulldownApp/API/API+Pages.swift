@@ -21,7 +21,7 @@ extension API {
             key = try baseURL.key(of: request)
             let knobs = demo?.knobs ?? DemoKnobs()
             plan = try PagePlan(query, shortPages: knobs.shortPages, cursorTtlSeconds: knobs.cursorTtlSeconds,
-                                now: Int64(Date().timeIntervalSince1970), roll: Double.random(in: 0..<1))
+                                now: Int64(feed.now().timeIntervalSince1970), roll: Double.random(in: 0..<1))
         } catch {
             return responder.send(error.response)
         }
@@ -109,7 +109,7 @@ extension API {
         let total = try plan?.count == true ? self.feed.itemCount() : nil
         // The count goes into the tag: the same items with another count are another answer.
         response.headers.add("ETag", EntityTag.strong(for: total.map { body + Array("\n\($0)".utf8) } ?? body))
-        response.headers.add("Cache-Control", PageCaching.revalidate)
+        response.headers.add("Cache-Control", CacheControl.noCache)
         if let link = Self.nextLink(page: page, limit: query.limit, feed: feed, base: base, issued: plan?.issued) {
             response.headers.add("Link", link)
         }
@@ -195,7 +195,7 @@ extension API {
         }
         guard let item else {
             var missing = FeedError.noSuchItem(id).problem
-            missing.headers.add("Cache-Control", PageCaching.revalidate)
+            missing.headers.add("Cache-Control", CacheControl.noCache)
             throw missing
         }
         return itemAnswer(item, base: base)
@@ -207,7 +207,7 @@ extension API {
         let body = ResponseJSON.item(item, base: base)
         var response = HTTPResponse.json(body, status: status)
         response.headers.add("ETag", Self.itemETag(body))
-        response.headers.add("Cache-Control", PageCaching.revalidate)
+        response.headers.add("Cache-Control", CacheControl.noCache)
         // Kept ready, so the headers the CORS middleware would add are in it already.
         cors.addSharedHeaders(to: &response)
         return response

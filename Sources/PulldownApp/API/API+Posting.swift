@@ -24,7 +24,7 @@ extension API {
                 var response = HTTPResponse.json(ResponseJSON.item(item, base: base), status: 201)
                 // In the feed as known: a label only, checked when it is asked for.
                 response.headers.add("Location", "\(base)/api/items/\(item.id)?feed=\(try feed.feedID())")
-                response.headers.add("Cache-Control", "no-store")
+                response.headers.add("Cache-Control", CacheControl.noStore)
                 return response
             })
         }
@@ -40,11 +40,10 @@ extension API {
         let body = try JSONBody(request, emptyAllowed: false)
         var invalid = InvalidParameters()
         let userFields = body.userFields(core: postedFields, reserved: serverFields, into: &invalid)
-        let title = invalid.take(body.string("title"))
+        let title = invalid.required("title", body.string("title"))
         let text = invalid.take(body.string("body", nullable: true))
         let author = invalid.take(body.string("author", nullable: true))
-        if title == nil && !invalid.contains("title") { invalid.add("title", InvalidParameters.Reason.required) }
-        try invalid.check("Some fields are invalid.")
-        return NewItem(title: title!, body: text ?? "", author: author, userFields: userFields)
+        guard let title, invalid.all.isEmpty else { throw invalid.problem("Some fields are invalid.") }
+        return NewItem(title: title, body: text ?? "", author: author, userFields: userFields)
     }
 }

@@ -27,7 +27,7 @@ extension API {
         feed.refresh(session: session.id, after: parsed.after, changes: parsed.changes, limit: parsed.limit) { result in
             send(Self.answer {
                 var response = HTTPResponse.json(ResponseJSON.refresh(try result.get(), base: base))
-                response.headers.add("Cache-Control", "no-store")
+                response.headers.add("Cache-Control", CacheControl.noStore)
                 return response
             })
         }
@@ -54,7 +54,7 @@ extension API {
             // A new session has nothing stored; reading never creates a row.
             let state = session.isNew ? nil : try feed.session(session.id)
             var response = HTTPResponse.json(ResponseJSON.session(state))
-            response.headers.add("Cache-Control", "no-store")
+            response.headers.add("Cache-Control", CacheControl.noStore)
             return response
         }
         sessions.stamp(&response, with: session)

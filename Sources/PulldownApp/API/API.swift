@@ -63,7 +63,7 @@ struct API: Sendable {
         Self.answer {
             try feed.checkHealth()
             var response = HTTPResponse.json(Array(#"{"status":"ok"}"#.utf8))
-            response.headers.add("Cache-Control", "no-store")
+            response.headers.add("Cache-Control", CacheControl.noStore)
             return response
         }
     }

@@ -108,7 +108,7 @@ struct CORS: HTTPMiddleware {
         } else if !carriesSharedHeaders(response) {
             // An answer no cache keeps reaches only the request that asked for it, and one that
             // sent no Origin came from no page: it needs nothing (a refresh pays less for it).
-            if response.headers["Cache-Control"] == "no-store" && !request.headers.contains("Origin") { return }
+            if response.headers["Cache-Control"] == CacheControl.noStore && !request.headers.contains("Origin") { return }
             addSharedHeaders(to: &response)
         }
     }

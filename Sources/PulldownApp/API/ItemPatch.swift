@@ -69,8 +69,8 @@ struct ItemPatch: Sendable {
         let author = json_object_get(merged, "author").flatMap(UserFields.string)
         if title == nil { invalid.add("title", InvalidParameters.Reason.required) }
         let own = UserFields.check(merged, core: API.postedFields, reserved: Self.fixedFields, into: &invalid)
-        try invalid.check("The patched item is invalid; nothing was changed.")
-        let fields = NewItem(title: title!, body: body, author: author, userFields: own)
+        guard let title, invalid.all.isEmpty else { throw invalid.problem("The patched item is invalid; nothing was changed.") }
+        let fields = NewItem(title: title, body: body, author: author, userFields: own)
         let unchanged = fields.title == item.title && fields.body == item.body && (author ?? "") == item.author
             && own == item.userFields
         return unchanged ? nil : fields
@@ -78,17 +78,23 @@ struct ItemPatch: Sendable {
 
     /// The item as the object a patch applies to; a new reference.
     static func object(of item: Item) -> UnsafeMutablePointer<json_t> {
-        let object = (item.userFields.isEmpty ? nil : json_loads(item.userFields, 0, nil)) ?? json_object()!
+        let object = (item.userFields.isEmpty ? nil : json_loads(item.userFields, 0, nil)) ?? Self.emptyObject()
         json_object_set_new(object, "title", json_stringn(item.title, item.title.utf8.count))
         json_object_set_new(object, "body", json_stringn(item.body, item.body.utf8.count))
         json_object_set_new(object, "author", json_stringn(item.author, item.author.utf8.count))
         return object
     }
 
+    /// A new empty object. Jansson answers nil only when memory runs out, which Swift's own
+    /// allocations treat as fatal too.
+    private static func emptyObject() -> UnsafeMutablePointer<json_t> {
+        json_object()!
+    }
+
     /// RFC 7396's MergePatch(target, patch), as a new reference; neither argument is changed.
     static func merge(_ patch: UnsafeMutablePointer<json_t>, into target: UnsafeMutablePointer<json_t>?) -> UnsafeMutablePointer<json_t> {
         guard patch.pointee.type == JSON_OBJECT else { return json_incref(patch) }
-        let result = target.flatMap { $0.pointee.type == JSON_OBJECT ? json_copy($0) : nil } ?? json_object()!
+        let result = target.flatMap { $0.pointee.type == JSON_OBJECT ? json_copy($0) : nil } ?? Self.emptyObject()
         var iterator = json_object_iter(patch)
         while let current = iterator {
             defer { iterator = json_object_iter_next(patch, current) }

@@ -16,7 +16,7 @@ enum OpenAPIDocument {
         var response = HTTPResponse.json(Array(data))
         // It changes only with the program: revalidate, and a 304 costs nothing.
         response.headers.add("ETag", EntityTag.strong(for: Array(data)))
-        response.headers.add("Cache-Control", PageCaching.revalidate)
+        response.headers.add("Cache-Control", CacheControl.noCache)
         return response
     }()
 }

@@ -76,6 +76,7 @@ enum PictureLinks {
     }
 
     private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ key: StaticString) -> Bool {
+        // A key is never empty, so a range that fits in `bytes` makes them non-empty, with an address.
         range.count == key.utf8CodeUnitCount && range.upperBound <= bytes.count
             && memcmp(bytes.baseAddress! + range.lowerBound, key.utf8Start, range.count) == 0
     }

@@ -30,8 +30,7 @@ enum PageCaching {
     // No `public`: max-age already lets every cache keep it; `public` would only add answers to
     // requests that carry Authorization (RFC 9111, 3.5), a header this API never asks for.
     static let immutable = "max-age=31536000, immutable"
-    static let revalidate = "no-cache"
-
+    
     /// The ids whose changes alter the page `query` was answered with, if its places can never
     /// change (see above) and its URL names its feed; nil when it is not kept.
     static func keptRange(_ query: ItemsQuery, page: ItemPage, newestID: Int64?) -> ClosedRange<Int64>? {
@@ -63,7 +62,7 @@ enum PageCaching {
 
     /// What the 410 of a deleted item asked for in the feed `named` (nil: none) may promise.
     static func gone(named: FeedID?) -> String {
-        named != nil ? immutable : revalidate
+        named != nil ? immutable : CacheControl.noCache
     }
 }
 

@@ -25,7 +25,7 @@ public enum ConfigurationParser {
                 if flag == "-h" { config.showHelp = true; continue }
                 throw UsageError(description: "unknown option \(argument) (see --help)")
             }
-            if option.valueName == nil {
+            guard let valueName = option.valueName else {
                 try option.apply(&config, parts.count > 1 ? String(parts[1]) : "true")
                 continue
             }
@@ -33,7 +33,7 @@ public enum ConfigurationParser {
                 try option.apply(&config, String(parts[1]))
             } else {
                 guard index < arguments.count else {
-                    throw UsageError(description: "\(flag) needs a value: \(flag) \(option.valueName!)")
+                    throw UsageError(description: "\(flag) needs a value: \(flag) \(valueName)")
                 }
                 try option.apply(&config, arguments[index])
                 index += 1

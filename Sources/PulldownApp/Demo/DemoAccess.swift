@@ -84,9 +84,6 @@ struct DemoAccess: HTTPMiddleware {
     /// 128 random bits in hex.
     private static func randomToken() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<2).map { _ in
-            let hex = String(generator.next() as UInt64, radix: 16)
-            return String(repeating: "0", count: 16 - hex.count) + hex
-        }.joined()
+        return Hex.encode(generator.next() as UInt64) + Hex.encode(generator.next() as UInt64)
     }
 }

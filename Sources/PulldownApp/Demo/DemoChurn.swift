@@ -90,7 +90,7 @@ struct DemoChurn: Sendable {
                 let changes = try result.get()
                 let list = ChangeList(changes: changes, hasMore: false, sequence: max(try feed.sequence(), changes.last?.sequence ?? 0))
                 var response = HTTPResponse.json(ResponseJSON.changes(list, feed: try feed.feedID(), base: base))
-                response.headers.add("Cache-Control", "no-store")
+                response.headers.add("Cache-Control", CacheControl.noStore)
                 return response
             })
         }

@@ -13,6 +13,9 @@ final class DemoControl: Sendable {
         /// The shared store's revision of `knobs` (0 when not shared).
         var revision: Int64
         var observers: [@Sendable (DemoKnobs) -> Void] = []
+        /// Changes made but not yet told, oldest first, and whether a caller is telling them.
+        var untold: [DemoKnobs] = []
+        var telling = false
     }
 
     private let state: Mutex<State>
@@ -57,8 +60,9 @@ final class DemoControl: Sendable {
     /// Applies `patch` to the knobs as one step (two patches at once never lose one), null putting
     /// a knob back to `defaults`, and tells the observers; answers the new knobs.
     ///
-    /// Observers hear inside the lock, so they hear changes in the order they were made; they
-    /// must be quick and must not read `knobs` (it would wait for itself).
+    /// Observers hear outside the lock (they may read `knobs` or change them again), one change
+    /// at a time and in the order the changes were made: a change made while another caller is
+    /// telling is told by that caller, after the ones before it.
     func apply(_ patch: DemoKnobs.Patch) -> DemoKnobs {
         changeState { state in
             state.knobs = state.knobs.applying(patch, defaults: state.defaults)
@@ -72,19 +76,38 @@ final class DemoControl: Sendable {
     func adopt(_ knobs: DemoKnobs, defaults: DemoKnobs, revision: Int64) {
         changeState { state in
             guard revision > state.revision else { return false }
-            state = State(knobs: knobs, defaults: defaults, revision: revision, observers: state.observers)
+            (state.knobs, state.defaults, state.revision) = (knobs, defaults, revision)
             return true
         }
     }
 
-    /// Runs `change` under the lock; when it answers true, the observers hear the new knobs.
+    /// Runs `change` under the lock; when it answers true, the new knobs join the untold ones,
+    /// and unless another caller is already telling, this one tells them all, outside the lock.
     @discardableResult
     private func changeState(_ change: (inout State) -> Bool) -> DemoKnobs {
-        state.withLock { state in
-            if change(&state) {
-                for observer in state.observers { observer(state.knobs) }
+        let (knobs, tell) = state.withLock { state in
+            guard change(&state) else { return (state.knobs, false) }
+            state.untold.append(state.knobs)
+            let tell = !state.telling
+            state.telling = true
+            return (state.knobs, tell)
+        }
+        if tell { tellUntold() }
+        return knobs
+    }
+
+    /// Tells the observers each untold change in turn, until none is left.
+    private func tellUntold() {
+        while true {
+            let next: (DemoKnobs, [@Sendable (DemoKnobs) -> Void])? = state.withLock { state in
+                guard !state.untold.isEmpty else {
+                    state.telling = false
+                    return nil
+                }
+                return (state.untold.removeFirst(), state.observers)
             }
-            return state.knobs
+            guard let (knobs, observers) = next else { return }
+            for observer in observers { observer(knobs) }
         }
     }
 }

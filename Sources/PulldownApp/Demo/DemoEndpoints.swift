@@ -56,7 +56,7 @@ struct DemoEndpoints: Sendable {
     /// The demo's state changes at any time, from anywhere: never kept.
     static func uncached(_ response: HTTPResponse) -> HTTPResponse {
         var response = response
-        response.headers.add("Cache-Control", "no-store")
+        response.headers.add("Cache-Control", CacheControl.noStore)
         return response
     }
 }

@@ -36,7 +36,7 @@ struct DemoItems: Sendable {
     /// 201 with the new items, newest first, as a page lists them.
     private static func answer(_ items: [Item], base: String) -> HTTPResponse {
         var response = HTTPResponse.json(ResponseJSON.items(items, base: base), status: 201)
-        response.headers.add("Cache-Control", "no-store")
+        response.headers.add("Cache-Control", CacheControl.noStore)
         return response
     }
 }

@@ -62,7 +62,7 @@ struct DemoReset: Sendable {
         if let newest { json.integer(newest) } else { json.null() }
         json.endObject()
         var response = HTTPResponse.json(json.bytes)
-        response.headers.add("Cache-Control", "no-store")
+        response.headers.add("Cache-Control", CacheControl.noStore)
         return response
     }
 }

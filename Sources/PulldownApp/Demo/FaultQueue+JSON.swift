@@ -28,16 +28,16 @@ extension FaultQueue {
     static func fault(from body: JSONBody) throws(Problem) -> Fault {
         var invalid = InvalidParameters()
         body.rejectUnknown(["on", "status", "count", "retryAfter"], into: &invalid)
-        let fault = fault(from: body, into: &invalid)
-        try invalid.check("Some fields are invalid; no fault was queued.")
-        return fault!
+        guard let fault = fault(from: body, into: &invalid), invalid.all.isEmpty else {
+            throw invalid.problem("Some fields are invalid; no fault was queued.")
+        }
+        return fault
     }
 
     /// The fault's fields of `body` (a script's `fail` step reads them too); nil with the
     /// problems noted. `retryAfter` is whole seconds, or a duration (`"5s"`).
     static func fault(from body: JSONBody, into invalid: inout InvalidParameters) -> Fault? {
-        let on = invalid.take(body.string("on", oneOf: Target.allCases.map(\.rawValue)))
-        if on == nil && !invalid.contains("on") { invalid.add("on", InvalidParameters.Reason.required) }
+        let on = invalid.required("on", body.string("on", oneOf: Target.allCases.map(\.rawValue)))
         let status = invalid.take(body.integer("status", oneOf: DemoKnobs.failableStatuses.keys.sorted()))
         let count = invalid.take(body.integer("count", in: 1...maxCount))
         let retryAfter = invalid.take(ScriptDuration.read(body, "retryAfter", in: 0...86_400))

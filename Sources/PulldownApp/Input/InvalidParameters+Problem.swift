@@ -5,7 +5,13 @@ import PulldownHTTP
 extension InvalidParameters {
     /// Throws the 400 naming every parameter noted, if any; `detail` says where they were.
     func check(_ detail: String) throws(Problem) {
-        guard all.isEmpty else { throw Problem.badRequest(detail, invalidParams: all) }
+        guard all.isEmpty else { throw problem(detail) }
+    }
+
+    /// The 400 naming every parameter noted; for a `guard` that also unwraps a required value
+    /// (missing, it was noted as required).
+    func problem(_ detail: String) -> Problem {
+        Problem.badRequest(detail, invalidParams: all)
     }
 }
 

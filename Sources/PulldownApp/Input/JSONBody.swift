@@ -97,9 +97,9 @@ struct JSONBody {
     static func isJSON(contentType: String?) -> Bool {
         guard let contentType else { return false }
         // The exact common spelling first: this runs for every refresh.
-        if contentType == "application/json" { return true }
+        if contentType == MediaTypes.json { return true }
         let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingSpaces().lowercased() } ?? ""
-        return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
+        return mediaType == MediaTypes.json || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
     }
 
     /// Notes every field not in `known`: a misspelt field should not be ignored. `known` is a

@@ -26,7 +26,7 @@ struct EventsEndpoint: Sendable {
         }
         responder.send(.stream(stream, headers: HTTPHeaders([
             ("Content-Type", "text/event-stream"),
-            ("Cache-Control", "no-store"),
+            ("Cache-Control", CacheControl.noStore),
             // Proxies that buffer answers (nginx) would hold events back.
             ("X-Accel-Buffering", "no"),
         ])))

@@ -45,7 +45,7 @@ struct PictureRoutes: Sendable {
             var response = HTTPResponse(status: 200, body: icon)
             response.headers.add("Content-Type", "image/png")
             response.headers.add("ETag", EntityTag.strong(for: icon))
-            response.headers.add("Cache-Control", PageCaching.revalidate)
+            response.headers.add("Cache-Control", CacheControl.noCache)
             return response.conditional(for: request)
         }
     }

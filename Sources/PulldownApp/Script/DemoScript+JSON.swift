@@ -68,8 +68,7 @@ extension DemoScript {
         }
         if name == "" { invalid.add("name", "must not be empty") }
         try fail(invalid)
-        let verb = invalid.take(body.string("do", oneOf: verbs))
-        if verb == nil && !invalid.contains("do") { invalid.add("do", InvalidParameters.Reason.required) }
+        let verb = invalid.required("do", body.string("do", oneOf: verbs))
         try fail(invalid)
         body.rejectUnknown(["name", "do", "at", "after", "repeat"] + fields(of: verb!), into: &invalid)
         try fail(invalid)
@@ -77,9 +76,8 @@ extension DemoScript {
         var step = Step(name: name, trigger: trigger, action: try action(verb!, body, fail: fail))
         if let repeated = invalid.take(body.object("repeat")) {
             repeated.rejectUnknown(["times", "every"], into: &invalid)
-            let times = invalid.take(repeated.integer("times", in: 1...maxTimes))
+            let times = invalid.required("times", repeated.integer("times", in: 1...maxTimes))
             let every = invalid.take(ScriptDuration.read(repeated, "every", in: everyRange))
-            if times == nil && !invalid.contains("times") { invalid.add("times", InvalidParameters.Reason.required) }
             if case .at = trigger, every == nil, !invalid.contains("every") {
                 invalid.add("every", "is required with at")
             } else if case .at = trigger {} else if every != nil {
@@ -132,15 +130,10 @@ extension DemoScript {
     private static func action(_ verb: String, _ body: JSONBody,
                                fail: (InvalidParameters) throws(ScriptError) -> Void) throws(ScriptError) -> Action {
         var invalid = InvalidParameters()
-        func required<Value>(_ name: String, _ read: Result<Value?, InvalidParam>) -> Value? {
-            let value = invalid.take(read)
-            if value == nil && !invalid.contains(name) { invalid.add(name, InvalidParameters.Reason.required) }
-            return value
-        }
         var action: Action?
         switch verb {
         case "addItems":
-            action = required("count", body.integer("count", in: 1...DemoItems.maxCount)).map { .addItems(count: Int($0)) }
+            action = invalid.required("count", body.integer("count", in: 1...DemoItems.maxCount)).map { .addItems(count: Int($0)) }
         case "churn":
             let edits = invalid.take(body.integer("edits", in: 0...DemoChurn.maxCount)) ?? 0
             let deletes = invalid.take(body.integer("deletes", in: 0...DemoChurn.maxCount)) ?? 0
@@ -149,7 +142,7 @@ extension DemoScript {
         case "fail":
             action = FaultQueue.fault(from: body, into: &invalid).map { .fail($0) }
         case "set":
-            guard let knobs = required("knobs", body.object("knobs")) else { try fail(invalid); fatalError("knobs were checked") }
+            guard let knobs = invalid.required("knobs", body.object("knobs")) else { try fail(invalid); fatalError("knobs were checked") }
             do {
                 action = .set(try DemoKnobs.Patch(knobs))
             } catch {
@@ -162,9 +155,9 @@ extension DemoScript {
             let policy = RateLimitWindow.policy(from: body, into: &invalid)
             action = invalid.all.isEmpty ? .rateLimit(policy) : nil
         case "offline":
-            action = required("for", ScriptDuration.read(body, "for", in: 0.001...3600)).map { .offline(seconds: $0) }
+            action = invalid.required("for", ScriptDuration.read(body, "for", in: 0.001...3600)).map { .offline(seconds: $0) }
         case "label":
-            let text = required("text", body.string("text"))
+            let text = invalid.required("text", body.string("text"))
             if let text, text.unicodeScalars.count > maxLabel { invalid.add("text", "must be at most \(maxLabel) characters") }
             action = text.map { .label($0) }
         default:

@@ -77,8 +77,7 @@ struct RateLimitWindow: Sendable, Equatable {
     /// `{"limit": N, "window": "10s"}` (whole seconds) of a body or a script's step; a limit of 0
     /// lifts it (nil). Problems are noted in `invalid`, and then the answer means nothing.
     static func policy(from body: JSONBody, into invalid: inout InvalidParameters) -> Policy? {
-        let limit = invalid.take(body.integer("limit", in: 0...maxLimit))
-        if limit == nil && !invalid.contains("limit") { invalid.add("limit", InvalidParameters.Reason.required) }
+        let limit = invalid.required("limit", body.integer("limit", in: 0...maxLimit))
         let window = invalid.take(ScriptDuration.read(body, "window", in: windowRange))
         if let window, window != window.rounded() { invalid.add("window", "must be whole seconds") }
         if let limit, limit > 0, window == nil, !invalid.contains("window") { invalid.add("window", InvalidParameters.Reason.required) }

@@ -60,8 +60,7 @@ struct ScriptEndpoints: Sendable {
         let body = try JSONBody(request, emptyAllowed: false)
         var invalid = InvalidParameters()
         body.rejectUnknown(["advance"], into: &invalid)
-        let seconds = invalid.take(ScriptDuration.read(body, "advance", in: 0...31_536_000))
-        if seconds == nil && !invalid.contains("advance") { invalid.add("advance", InvalidParameters.Reason.required) }
+        let seconds = invalid.required("advance", ScriptDuration.read(body, "advance", in: 0...31_536_000))
         try invalid.check("The clock was not moved.")
         guard clock.advance(by: seconds!) != nil else {
             throw Problem(status: 409, title: "Conflict",

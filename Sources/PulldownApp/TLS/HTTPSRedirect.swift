@@ -28,7 +28,7 @@ enum HTTPSRedirect {
         }
         var response = HTTPResponse.text("This port speaks HTTPS: \(location)\n", status: 307)
         response.headers.add("Location", location)
-        response.headers.add("Cache-Control", "no-store")
+        response.headers.add("Cache-Control", CacheControl.noStore)
         return response
     }
 

@@ -35,7 +35,7 @@ struct TrustRoutes: Sendable {
         self.files = files
         // Downloads: the browser saves them (or iOS offers to install them) under these names.
         func download(_ name: String) -> HTTPHeaders {
-            HTTPHeaders([("Cache-Control", "no-cache"), ("Content-Disposition", "attachment; filename=\"\(name)\"")])
+            HTTPHeaders([("Cache-Control", CacheControl.noCache), ("Content-Disposition", "attachment; filename=\"\(name)\"")])
         }
         downloads = ca.map { ca in [
             "pulldown-ca.pem": PreparedBody(Array(ca.rootPEM.utf8), contentType: "application/x-pem-file",
@@ -71,7 +71,7 @@ struct TrustRoutes: Sendable {
             // 303: look at the page there. A browser keeps the fragment (#demo=TOKEN) it came with.
             var response = HTTPResponse(status: 303)
             response.headers.add("Location", location)
-            response.headers.add("Cache-Control", "no-store")
+            response.headers.add("Cache-Control", CacheControl.noStore)
             return response
         }
     }

@@ -1,3 +1,5 @@
+import Hashing
+
 /// Entity tags (RFC 9110, section 8.8.3) and the `If-None-Match` check.
 public enum EntityTag {
     /// A strong tag from the bytes' 64-bit FNV-1a hash: cheap, and stable across restarts.
@@ -7,8 +9,7 @@ public enum EntityTag {
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01B3
         }
-        let hex = String(hash, radix: 16)
-        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + suffix + "\""
+        return "\"" + Hex.encode(hash) + suffix + "\""
     }
 
     /// Whether `If-None-Match` names `etag` (weak comparison, as RFC 9110 asks for GET), or is `*`.

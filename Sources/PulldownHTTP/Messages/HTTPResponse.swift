@@ -51,7 +51,7 @@ public struct HTTPResponse: Sendable {
 
     /// A JSON body already encoded.
     public static func json(_ body: [UInt8], status: Int = 200) -> HTTPResponse {
-        HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "application/json")]), body: body)
+        HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", MediaTypes.json)]), body: body)
     }
 
     /// `304 Not Modified` for a full response: the same headers, and the body kept only so

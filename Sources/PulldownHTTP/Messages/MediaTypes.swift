@@ -1,12 +1,15 @@
-/// Content types by file extension, for the files the page is made of.
-enum MediaTypes {
+/// Content types by file extension, for the files the page is made of, and the API's JSON.
+public enum MediaTypes {
+    public static let json = "application/json"
+    public static let problemJSON = "application/problem+json"
+
     private static let byExtension: [String: String] = [
         "html": "text/html; charset=utf-8",
         "js": "text/javascript; charset=utf-8",
         "mjs": "text/javascript; charset=utf-8",
         "css": "text/css; charset=utf-8",
         "svg": "image/svg+xml",
-        "json": "application/json",
+        "json": json,
         "webmanifest": "application/manifest+json",
         "txt": "text/plain; charset=utf-8",
         "png": "image/png",

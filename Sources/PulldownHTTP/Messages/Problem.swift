@@ -45,10 +45,10 @@ public struct Problem: Sendable, Error, Equatable {
         }
         json.endObject()
         var headers = self.headers
-        headers.set("Content-Type", "application/problem+json")
+        headers.set("Content-Type", MediaTypes.problemJSON)
         // A refusal answers one request as it was sent: no cache keeps it, unless the problem
         // says how it may be kept (a missing item is revalidated, it may exist later).
-        if !headers.contains("Cache-Control") { headers.set("Cache-Control", "no-store") }
+        if !headers.contains("Cache-Control") { headers.set("Cache-Control", CacheControl.noStore) }
         return HTTPResponse(status: status, headers: headers, body: json.bytes)
     }
 

@@ -93,7 +93,7 @@ final class AcceptLoop: Sendable {
                     waitForWake(socket: socket, milliseconds: -1)
                 } else {
                     let failure = state.withLock { $0.acceptFailed(error: errno) }
-                    if let warning = failure.warning { FileHandle.standardError.write(Data((warning + "\n").utf8)) }
+                    if let warning = failure.warning { ErrorLog.write(warning) }
                     if case .backOff = failure.step {
                         step = failure.step
                         continue

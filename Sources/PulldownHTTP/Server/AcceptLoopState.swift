@@ -66,7 +66,7 @@ struct AcceptLoopState: Equatable {
             } else {
                 reportedShortage = true
                 let reason = error == EMFILE || error == ENFILE ? "out of file descriptors" : "the system refused"
-                warning = "pulldown: cannot accept connections (\(reason): \(String(cString: strerror(error)))); "
+                warning = "cannot accept connections (\(reason): \(String(cString: strerror(error)))); "
                     + "new connections wait in the backlog and are retried every \(Self.backOffMilliseconds) ms"
             }
             return (.backOff(milliseconds: Self.backOffMilliseconds), warning)

@@ -3,13 +3,12 @@ import Foundation
 /// Writes one line per finished request to standard error:
 /// `GET /api/items 200 1234B 0.4ms`.
 ///
-/// Each line goes out in a single write(2), so lines from different threads never interleave.
+/// Each line goes out in a single write(2) (`ErrorLog.writeLine`), so lines from different
+/// threads never interleave.
 enum AccessLog {
     static func write(method: String, path: String, status: Int?, bytes: Int, milliseconds: Double) {
         let statusText = status.map(String.init) ?? "-"
-        let line = "\(printable(method)) \(printable(path)) \(statusText) \(bytes)B \(String(format: "%.1f", milliseconds))ms\n"
-        var bytes = Array(line.utf8)
-        _ = bytes.withUnsafeMutableBytes { Foundation.write(2, $0.baseAddress, $0.count) }
+        ErrorLog.writeLine("\(printable(method)) \(printable(path)) \(statusText) \(bytes)B \(String(format: "%.1f", milliseconds))ms")
     }
 
     /// Replaces control characters so a hostile request cannot forge log lines.

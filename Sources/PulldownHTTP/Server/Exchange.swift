@@ -35,7 +35,7 @@ final class Exchange: @unchecked Sendable {
 
     init(connection: OpaquePointer, rawTarget: String, daemon: DaemonContext) {
         self.rawTarget = rawTarget
-        self.startedAt = daemon.core.configuration.accessLog ? ContinuousClock.now : nil
+        self.startedAt = daemon.core.configuration.accessLog ? daemon.core.configuration.clock.now() : nil
         self.connection = Connection(pointer: connection)
         self.server = daemon.core
         self.daemon = daemon

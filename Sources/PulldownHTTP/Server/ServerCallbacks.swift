@@ -31,9 +31,9 @@ let requestEnded: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, Unsa
     if exchange.corked, let connection {
         TLSRecordCork.uncork(connection, patience: Int(core.configuration.connectionTimeout))
     }
-    core.inFlight.subtract(1, ordering: .relaxed)
+    core.requestFinished()
     if let startedAt = exchange.startedAt {
-        let elapsed = ContinuousClock.now - startedAt
+        let elapsed = core.configuration.clock.now() - startedAt
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         let path = exchange.rawTarget.split(separator: "?", maxSplits: 1).first.map(String.init) ?? exchange.rawTarget
         AccessLog.write(method: exchange.method, path: path, status: exchange.status,

@@ -6,6 +6,19 @@ import Synchronization
 /// that tests can move time themselves instead of sleeping through it.
 public protocol ServerClock: Sendable {
     func now() -> ContinuousClock.Instant
+    /// Returns when `event` is signalled or `deadline` has come on this clock, whichever is
+    /// first (or later: a caller checks again what it waits for).
+    func wait(for event: DispatchSemaphore, until deadline: ContinuousClock.Instant)
+}
+
+public extension ServerClock {
+    /// Waits in real time: right for any clock that runs as the system's does.
+    func wait(for event: DispatchSemaphore, until deadline: ContinuousClock.Instant) {
+        let left = now().duration(to: deadline)
+        guard left > .zero else { return }
+        let nanoseconds = left.components.seconds * 1_000_000_000 + left.components.attoseconds / 1_000_000_000
+        _ = event.wait(timeout: .now() + .nanoseconds(Int(clamping: nanoseconds)))
+    }
 }
 
 /// The monotonic system clock.

@@ -12,6 +12,10 @@ final class ServerCore: Sendable {
     /// Plain HTTP on a TLS port.
     let cleartextHandler: HTTPHandler
     let inFlight = Atomic<Int>(0)
+    /// Signalled, once the stop has begun, each time the last request in flight finishes: the
+    /// stop waits on it (or its deadline) instead of polling the count.
+    private let settled = DispatchSemaphore(value: 0)
+    private let stopping = Atomic<Bool>(false)
     /// Answers waiting suspended; closed once the stop has answered them, after which none may
     /// suspend (libmicrohttpd aborts if it stops with a suspended connection).
     let suspended = ClosingRegistry<Exchange>()
@@ -137,6 +141,12 @@ final class ServerCore: Sendable {
         running.credentials.forEach { free($0) }
     }
 
+    /// A request finished: once the stop has begun, the last one in flight wakes it.
+    func requestFinished() {
+        let left = inFlight.subtract(1, ordering: .sequentiallyConsistent).newValue
+        if left == 0, stopping.load(ordering: .sequentiallyConsistent) { settled.signal() }
+    }
+
     /// Where the stop sequence is (for tests that wait on it).
     var stopPhase: StopState.Phase { stopState.withLock { $0.phase } }
 
@@ -148,6 +158,7 @@ final class ServerCore: Sendable {
         // Stop accepting: the accept loop ends and closes the listening socket, and connections
         // still silent on a TLS port are closed. Streams never finish by themselves: they are
         // closed now, not at the end of the grace period.
+        stopping.store(true, ordering: .sequentiallyConsistent)
         acceptLoop.stop()
         sniffer.withLock { $0 }?.stop()
         for stream in streams.close() { stream.close() }
@@ -155,7 +166,8 @@ final class ServerCore: Sendable {
             let inFlight = inFlight.load(ordering: .relaxed)
             switch stopState.withLock({ $0.step(now: clock.now(), inFlight: inFlight) }) {
             case .wait:
-                Thread.sleep(forTimeInterval: 0.005)
+                guard let deadline = stopState.withLock({ $0.deadline }) else { return }
+                clock.wait(for: settled, until: deadline)
             case .answerWaiting:
                 // A request arriving on a kept-alive connection from now on is answered 503 at once.
                 for exchange in suspended.close() { exchange.complete(with: Self.stoppingResponse) }

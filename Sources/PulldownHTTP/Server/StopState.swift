@@ -17,7 +17,7 @@ struct StopState {
     enum Action: Equatable {
         /// Stop accepting new connections.
         case stopAccepting
-        /// Nothing to do yet: check again a little later.
+        /// Nothing to do yet: check again when a request finishes or the phase's deadline comes.
         case wait
         /// Answer every suspended request with 503, and refuse new suspensions.
         case answerWaiting
@@ -40,6 +40,14 @@ struct StopState {
     init(gracePeriod: Duration, flushPeriod: Duration = .seconds(1)) {
         self.gracePeriod = gracePeriod
         self.flushPeriod = flushPeriod
+    }
+
+    /// When the current phase ends at the latest; nil when it is not waiting.
+    var deadline: ContinuousClock.Instant? {
+        switch phase {
+        case .draining(let deadline), .flushing(let deadline): deadline
+        case .running, .stopped: nil
+        }
     }
 
     /// A stop was asked for. Only the first call starts the sequence.

@@ -14,7 +14,7 @@ public struct PreparedBody: Sendable {
     let gzip: Variant?
 
     /// What a body goes out with unless told otherwise: reused only after asking (its ETag).
-    public static let revalidated = HTTPHeaders([("Cache-Control", "no-cache")])
+    public static let revalidated = HTTPHeaders([("Cache-Control", CacheControl.noCache)])
 
     /// `headers` go on both variants (Cache-Control, say); Content-Type, ETag, Vary,
     /// Content-Encoding and a document's content policy (its own stylesheets' hashes in it) are
