@@ -6,7 +6,8 @@ import Foundation
 /// too, for a shared store), reads run on pooled connections.
 public final class Feed: Sendable {
     let store: any FeedStore
-    let clock: any FeedClock
+    /// The demo clock the feed stamps items by; the API reads its time from it too (a cursor's age).
+    public let clock: any FeedClock
     let configuration: FeedConfiguration
     /// The revision and the newest id, as this process knows them.
     let revision: FeedRevision

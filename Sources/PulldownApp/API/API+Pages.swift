@@ -21,7 +21,7 @@ extension API {
             key = try baseURL.key(of: request)
             let knobs = demo?.knobs ?? DemoKnobs()
             plan = try PagePlan(query, shortPages: knobs.shortPages, cursorTtlSeconds: knobs.cursorTtlSeconds,
-                                now: Int64(Date().timeIntervalSince1970), roll: Double.random(in: 0..<1))
+                                now: Int64(feed.clock.now().timeIntervalSince1970), roll: Double.random(in: 0..<1))
         } catch {
             return responder.send(error.response)
         }
@@ -113,6 +113,8 @@ extension API {
         if let link = Self.nextLink(page: page, limit: query.limit, feed: feed, base: base, issued: plan?.issued) {
             response.headers.add("Link", link)
         }
+        // `Prefer: count=exact` makes another answer of the same URL: a cache must tell them apart.
+        response.headers.add("Vary", "Prefer")
         if let total {
             response.headers.add("X-Total-Count", String(total))
             response.headers.add("Preference-Applied", "count=exact")
