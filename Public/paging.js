@@ -8,8 +8,9 @@ import { el } from './dom.js';
  *  where there are such items: a gap to the feed's top is filled from under it, as it comes into
  *  view). */
 export function gapRow(gap, t, fill) {
-  const row = el('div', null, 'gap');
   const n = gap.count, main = el('button', n == null ? t.gapSome : n === 1 ? t.gap1 : t.gapN.replace('{n}', n));
+  const row = el('div', null, 'gap');
+  Object.assign(row, { role: 'article', ariaLabel: main.textContent }); // a feed holds articles only
   main.addEventListener('click', () => fill('old'));
   row.append(main);
   if (gap.before != null) {

@@ -103,6 +103,7 @@ def test_a_gap_after_a_burst_is_a_row_filled_from_either_end_without_moving_what
     assert reading(tab) == before, "the article read stays where it was"
     row = tab.page.locator(GAP)
     expect(row.get_by_role("button", name="Load 50 newer items")).to_have_count(1)
+    assert tab.violations() == [], "the row and Back to newest, to axe-core"
     row.scroll_into_view_if_needed()
     tab.wait_still()
     kept = reading(tab)
