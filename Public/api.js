@@ -15,9 +15,9 @@ function url(path) {
 // same request (a Try again, another pull) waits, whoever sends it (docs/doctor.md, retry-too-soon).
 const notBefore = new Map(); // method and URL -> performance.now() from which it may be sent again
 
-/** One request (`init` as fetch takes it); resolves to the answer's JSON. The one fetch the page,
- *  the Demo panel (demo/api.js) and the Doctor view make. */
-export async function send(path, init) {
+/** One request (`init` as fetch takes it); resolves to the answer's JSON (as `take(json, res)`
+ *  makes it). The one fetch the page, the Demo panel (demo/api.js) and the Doctor view make. */
+export async function send(path, init, take = json => json) {
   const key = `${init?.method || 'GET'} ${path}`;
   // A timer's delay is whole milliseconds (a fraction is cut off) and may end a little early of
   // performance.now(): wait again until the time has really passed.
@@ -26,7 +26,7 @@ export async function send(path, init) {
   const res = await fetch(path, init), json = await res.json().catch(() => ({}));
   const after = +res.headers.get('Retry-After');
   if (after > 0) notBefore.set(key, performance.now() + after * 1000); else notBefore.delete(key);
-  if (res.ok) return json;
+  if (res.ok) return take(json, res);
   throw Object.assign(new Error(json.detail || json.title || res.statusText), { status: res.status, problem: json });
 }
 
@@ -38,7 +38,7 @@ export const json = (body, method = 'POST', headers = {}, type = 'application/js
 // answer is in (and with it the cookie every later request carries), the page's other requests
 // wait for it, so that none goes out without it.
 let named = Promise.resolve();
-const call = (path, body) => named.then(() => send(url(path), body && json(body)));
+const call = (path, body, take) => named.then(() => send(url(path), body && json(body), take));
 
 /** Resolves once the session is known (or could not be): then requests carry it. */
 export const sessionKnown = () => named;
@@ -47,10 +47,14 @@ export const sessionKnown = () => named;
  *  developer, in the console. */
 export const failed = (text, e) => (console.error(`${text} ${e.message}`), text);
 
-/** A page of items, newest first: { items, limit, hasMore }. Without a `limit`, the server's page
- *  size: the one the newest page in `/` has too. */
+/** A page of items, newest first: { items, limit, hasMore, issued }. Without a `limit`, the
+ *  server's page size: the one the newest page in `/` has too. `issued`: when the server issued
+ *  the page's cursors (its links' `issued=`, while the demo's cursors expire), else undefined. */
 export const items = (params = {}) =>
-  call(`/api/items?${new URLSearchParams(Object.entries(params).filter(([, v]) => v != null))}`);
+  call(`/api/items?${new URLSearchParams(Object.entries(params).filter(([, v]) => v != null))}`, null,
+    (page, res) => ({ ...page, issued: +res.headers.get('Link')?.match(/[?&]issued=(\d+)/)?.[1] || undefined }));
+/** The edits and deletions since `since`: { changed, hasMore, changes } (a 410 once too old). */
+export const changes = since => call(`/api/changes?since=${since}&limit=1000`);
 /** One item, as it is now (a 410 once deleted). */
 export const item = id => call(`/api/items/${id}`);
 /** Items newer than `after`, and the edits and deletions since `changes`: { items, gap,

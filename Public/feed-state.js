@@ -14,6 +14,13 @@
 // asks for, and an answer of another feed (or the server's 410 for a page of the old one) means
 // the page must start over from the newest page: `reset`, which also drops, by `generation`,
 // whatever was asked of the feed before.
+//
+// The items need not reach the feed's top, nor follow each other without a hole: a page around an
+// item (`around`) leaves the newer ones above it to load, and a refresh after a burst leaves a gap
+// between the newest page and what the reader holds. Each such hole is a gap, kept by the id of
+// the item under it and drawn as a row above that item (its px in that item's size): `after` and
+// `before` are the places it spans (`before` null: up to the feed's top), and it is filled from
+// either end by a page answered into it (`fill`, `gapFilled`).
 
 export class FeedState {
   #ids; #days; #hs; // per item, newest first; ids strictly descend
@@ -23,12 +30,14 @@ export class FeedState {
   #hasMore; #failed; #busy; #filling;
   #next; // the next page's cursor, as the last page gave it: its last place, a deleted item's or not
   #changes; // the point of the server's sequence the items reflect, 0 until an answer says
+  #issued; // when the server issued `next` (its links' `issued=`), sent back with it
+  #gaps; // id of the item under a gap -> { after, before, dead: ids known deleted in it }
   #feed; // the feed's name, as the server's answers give it; null until one does
   #generation = 0;
 
   /** dayOf(item): a number per local day; est: px per item until one is measured. */
-  constructor({ dayOf, est = 120, head = 34, margin = 1.5, keep = 150 } = {}) {
-    Object.assign(this, { dayOf, est, head, margin, keep });
+  constructor({ dayOf, est = 120, head = 34, gapH = 56, margin = 1.5, keep = 150 } = {}) {
+    Object.assign(this, { dayOf, est, head, gapH, margin, keep });
     this.reset();
   }
 
@@ -46,7 +55,8 @@ export class FeedState {
     this.#items = new Map();
     this.#first = this.#last = this.#top = this.#total = 0;
     this.#hasMore = true;
-    this.#next = null;
+    this.#next = this.#issued = null;
+    this.#gaps = new Map();
     this.#changes = 0;
     this.#failed = false;
     this.#busy = null;
@@ -93,7 +103,7 @@ export class FeedState {
   /** The feed's size to assistive technology: -1 while more may come. */
   get setSize() { return this.#hasMore ? -1 : this.#ids.length; }
 
-  /** What a fetch is running: 'page', 'refresh' or null, never both. The one place that says so. */
+  /** What a fetch is running: 'page', 'refresh', 'gap' or null, never two. The one place that says so. */
   get busy() { return this.#busy; }
 
   /** Moves at each `reset`: an answer to a request made before it moved is not for this feed. */
@@ -109,14 +119,14 @@ export class FeedState {
   /** The feed's px, day headers included. */
   get height() { return this.#total; }
 
-  /** The items in the window, top to bottom: { i, id, day, headed, item, h }: `headed` when a day
-   *  header goes above it (it opens its day, or the window starts inside its day), `item` its text
-   *  if kept, `h` its px. */
+  /** The items in the window, top to bottom: { i, id, day, headed, item, h, gap }: `headed` when a
+   *  day header goes above it (it opens its day, or the window starts inside its day), `item` its
+   *  text if kept, `h` its px, `gap` the gap above it, if any (as `gap()` tells it). */
   window() {
     const shown = [];
     for (let i = this.#first; i < this.#last; i++) {
       const id = this.#ids[i];
-      shown.push({ i, id, day: this.#days[i], headed: i === this.#first || this.#opens(i), item: this.#items.get(id), h: this.#hs[i] });
+      shown.push({ i, id, day: this.#days[i], headed: i === this.#first || this.#opens(i), item: this.#items.get(id), h: this.#hs[i], gap: this.gap(id) });
     }
     return shown;
   }
@@ -150,22 +160,84 @@ export class FeedState {
     if (this.#busy || !this.#hasMore || this.#failed) return null;
     this.#busy = 'page';
     const before = Math.min(this.#next ?? Infinity, this.#ids.at(-1) ?? Infinity);
-    return before < Infinity ? this.#named({ before }) : {};
+    if (before === Infinity) return {};
+    // The cursor goes back with the time the server issued it, which it may refuse as too old.
+    return this.#named(before === this.#next && this.#issued ? { before, issued: this.#issued } : { before });
+  }
+
+  /** The query for the page around item `id`, the first page of a feed opened on that item. */
+  aroundPage(id) {
+    this.#busy = 'page';
+    return { around: id };
   }
 
   /** A page arrived: older items go at the end, any already loaded is skipped. `next` is the
    *  page's own cursor for the one after it (a page whose items were all deleted has no item to
-   *  go on from); without it, the last item's id. */
-  add(items, hasMore, next) {
+   *  go on from); without it, the last item's id. `prev`, of a page around an item: the newest
+   *  place it covers, under which the feed goes on upwards, a gap to the top; `issued`, when the
+   *  server issued `next`. */
+  add(items, hasMore, next, { prev, issued } = {}) {
+    const top = !this.#ids.length && prev != null;
     for (const it of items) {
       if (this.#ids.length && it.id >= this.#ids.at(-1)) continue;
       this.#ids.push(it.id); this.#days.push(this.dayOf(it)); this.#hs.push(this.est);
       this.#items.set(it.id, it);
       this.#total += this.#size(this.#ids.length - 1);
     }
-    if (next != null) this.#next = Math.min(this.#next ?? Infinity, next);
+    if (next != null && next <= (this.#next ?? Infinity)) { this.#next = next; this.#issued = issued ?? null; }
+    if (top && this.#ids.length) this.#setGap(this.#ids[0], { after: prev, before: null });
     this.#hasMore = hasMore;
     this.#busy = null;
+  }
+
+  /** The gap above item `id`, or undefined: { after, before, count } (`count` the items in it,
+   *  null where it reaches the feed's top, which moves). Places whose item is known deleted are
+   *  not counted. */
+  gap(id) {
+    const g = this.#gaps.get(id);
+    return g && { after: g.after, before: g.before,
+      count: g.before == null ? null : g.before - g.after - 1 - g.dead.filter(d => d > g.after && d < g.before).length };
+  }
+
+  /** Whether the items reach the feed's top: no gap above the newest loaded. */
+  get atTop() { return this.gap(this.newest)?.before !== null; }
+
+  /** The query that fills the gap above item `id` from its older `end` ('old': up from what is
+   *  under it, the places right above `after`) or its newer one ('new': down from `before`, a
+   *  range), marking it in flight; null while a fetch runs or when there is no such gap. */
+  fill(id, end) {
+    const g = this.#gaps.get(id);
+    if (this.#busy || !g) return null;
+    this.#busy = 'gap';
+    return this.#named(end === 'new' && g.before != null ? { after: g.after, before: g.before } : { after: g.after });
+  }
+
+  /** The page `fill(id, …)` asked for as `query` arrived (or nothing: it failed). Its items go
+   *  into the gap, above item `id`: what is under the viewport's anchor stays where it was, as
+   *  the page keeps it (render). The gap shrinks from the end it was filled from, or closes.
+   *  Returns how many items came in. */
+  gapFilled(id, query, page) {
+    this.#busy = null;
+    const g = this.#gaps.get(id), i = this.index(id);
+    if (!page || !g || i < 0) return 0;
+    const fresh = page.items.filter(it => it.id > g.after && (g.before == null || it.id < g.before) && this.index(it.id) < 0);
+    const k = fresh.length;
+    this.#ids.splice(i, 0, ...fresh.map(it => it.id));
+    this.#days.splice(i, 0, ...fresh.map(this.dayOf));
+    this.#hs.splice(i, 0, ...fresh.map(() => this.est));
+    for (const it of fresh) this.#items.set(it.id, it);
+    if (i <= this.#first) { this.#first += k; this.#last += k; } else if (i < this.#last) this.#last += k;
+    this.#gaps.delete(id);
+    if (query.before != null) { // a range, from the newer end: it goes on below `next`
+      if (!page.rangeDone) this.#gaps.set(id, { ...g, before: page.next });
+    } else { // up from `after`: the row goes above what came, under the places not read yet
+      const up = page.hasMore ? page.next : Infinity;
+      if (up < (g.before ?? Infinity) - 1 && !page.items.some(it => it.id >= (g.before ?? Infinity))) {
+        this.#gaps.set(k ? fresh[0].id : id, { ...g, after: up });
+      }
+    }
+    this.#recount();
+    return k;
   }
 
   pageFailed() { this.#busy = null; this.#failed = true; }
@@ -183,10 +255,13 @@ export class FeedState {
     return this.newest;
   }
 
-  /** A refresh answered: a gap starts over from its items, else its changes are applied and its
-   *  items go on top, the window staying on the same items. Returns how many were added. */
-  refreshed({ items, gap, changed = [], changes = 0 }) {
-    if (gap) this.#clear();
+  /** A refresh answered: its changes are applied and its items go on top, the window staying on
+   *  the same items. A `gap` (more new items than it brings) starts over from its items, unless
+   *  the page `kept` what it holds, having the changes since from elsewhere (`changed`): then the
+   *  gap is a row between its items and what was loaded. Returns how many were added. */
+  refreshed({ items, gap, changed = [], changes = 0 }, kept = false) {
+    const top = this.newest;
+    if (gap && !kept) this.#clear();
     else for (const c of changed) c.type === 'deleted' ? this.deleted(c.id) : this.updated(c.item);
     this.saw(changes);
     const ids = this.#ids, fresh = items.filter(it => !ids.length || it.id > ids[0]), k = fresh.length;
@@ -201,6 +276,13 @@ export class FeedState {
     for (let i = 0; i <= k && i < ids.length; i++) grown += this.#size(i);
     this.#total += grown;
     if (had) { this.#top += grown; this.#first += k; this.#last += k; }
+    const old = this.#gaps.get(top);
+    if (had && (gap || old)) {
+      this.#gaps.delete(top);
+      // What came reaches down to what was loaded, or a gap is left between.
+      if (gap) this.#gaps.set(top, { after: old?.after ?? top, before: ids[k - 1], dead: old?.dead ?? [] });
+      this.#recount();
+    }
     return k;
   }
 
@@ -222,7 +304,20 @@ export class FeedState {
   deleted(id) {
     const i = this.index(id);
     this.#items.delete(id);
-    if (i < 0) return false;
+    if (i < 0) {
+      for (const g of this.#gaps.values()) if (id > g.after && (g.before == null || id < g.before)) g.dead.push(id);
+      return false;
+    }
+    const g = this.#gaps.get(id);
+    if (g) { // the gap stays above the next item, or goes with the last one
+      this.#gaps.delete(id);
+      if (i + 1 < this.#ids.length) this.#gaps.set(this.#ids[i + 1], g);
+      this.#ids.splice(i, 1); this.#days.splice(i, 1); this.#hs.splice(i, 1);
+      if (i < this.#first) this.#first--;
+      if (i < this.#last) this.#last--;
+      this.#recount();
+      return true;
+    }
     const had = this.#ids.length, gone = this.#size(i), next = i + 1 < had ? this.#size(i + 1) : 0;
     this.#ids.splice(i, 1); this.#days.splice(i, 1); this.#hs.splice(i, 1);
     const now = i < had - 1 ? this.#size(i) : 0; // the next item, which may open the day now
@@ -253,6 +348,13 @@ export class FeedState {
     this.head = h;
     this.#total = this.#offset(this.#ids.length);
     this.#top = this.#offset(this.#first);
+  }
+
+  /** A gap's row is `h` px tall (measured once; every total is recounted). */
+  measuredGap(h) {
+    if (h === this.gapH) return;
+    this.gapH = h;
+    this.#recount();
   }
 
   /** The viewport shows feed px [y, y + vh]. The window covers `margin` screens either side and
@@ -309,16 +411,19 @@ export class FeedState {
    *  no text. Ids and days are stored as runs: a seeded feed's million ids are one run. */
   save(anchor) {
     return { ids: runs(this.#ids, 1), days: runs(this.#days, 0), hs: this.#hs, head: this.head,
-      est: this.est, hasMore: this.#hasMore, next: this.#next, changes: this.#changes, feed: this.#feed, anchor };
+      est: this.est, hasMore: this.#hasMore, next: this.#next, issued: this.#issued, changes: this.#changes, feed: this.#feed,
+      gaps: [...this.#gaps], gapH: this.gapH, anchor };
   }
 
   /** Loads what `save` kept; the window is then empty until `view`. Returns the anchor. */
   restore(s) {
     this.reset();
     this.#ids = unrun(s.ids, 1); this.#days = unrun(s.days, 0); this.#hs = s.hs;
-    Object.assign(this, { head: s.head, est: s.est });
+    Object.assign(this, { head: s.head, est: s.est, gapH: s.gapH ?? this.gapH });
     this.#hasMore = s.hasMore;
     this.#next = s.next ?? null;
+    this.#issued = s.issued ?? null;
+    this.#gaps = new Map(s.gaps);
     this.#changes = s.changes ?? 0;
     this.#feed = s.feed ?? null;
     this.#total = this.#offset(this.#ids.length);
@@ -331,8 +436,20 @@ export class FeedState {
   // True when item i opens a day: a day header sits above it.
   #opens(i) { return i === 0 || this.#days[i] !== this.#days[i - 1]; }
 
-  // Item i's px in the feed, its day header included.
-  #size(i) { return this.#hs[i] + (this.#opens(i) ? this.head : 0); }
+  // Item i's px in the feed, its day header and the row of a gap above it included.
+  #size(i) { return this.#hs[i] + (this.#opens(i) ? this.head : 0) + (this.#gaps.has(this.#ids[i]) ? this.gapH : 0); }
+
+  // A gap above item `id` now.
+  #setGap(id, g) {
+    this.#gaps.set(id, { dead: [], ...g });
+    this.#recount();
+  }
+
+  // Sizes changed beyond one item's (a gap came or went): the px are counted again.
+  #recount() {
+    this.#total = this.#offset(this.#ids.length);
+    this.#top = this.#offset(this.#first);
+  }
 
   // px from the feed's top to item i.
   #offset(i) {

@@ -15,19 +15,21 @@ import './act.js';
 const KEY = 'pulldown-feed';
 const back = /reload|back_forward/.test(performance.getEntriesByType('navigation')[0]?.type);
 const saved = back && JSON.parse(sessionStorage.getItem(KEY));
+// `/#item=ID` (the item page's "Show in feed") opens the feed on that item, unless coming back.
+const target = !saved && +location.hash.match(/^#item=(\d+)$/)?.[1];
 // The newest page as the server wrote it into the page: its articles are in #feed already, and
 // the data block is the rest of its JSON. Each served article stands for its item (its id and
 // time are all the window needs) and is put back whenever its item comes back into view
 // (`servedArticles`), so the items' text is sent once. Without the block (the store did not
 // answer), the page asks for the first page.
 const data = document.getElementById('first-page');
-const servedArticles = new Map(!saved && data ? [...document.querySelectorAll('#feed article')].map(a => [+a.dataset.id, a]) : []);
-const served = !saved && data && { ...JSON.parse(data.textContent),
+const servedArticles = new Map(!saved && !target && data ? [...document.querySelectorAll('#feed article')].map(a => [+a.dataset.id, a]) : []);
+const served = !saved && !target && data && { ...JSON.parse(data.textContent),
   items: [...servedArticles].map(([id, a]) => ({ id, createdAt: a.querySelector('time').dateTime,
     editedAt: a.querySelector('.edited')?.dataset.at })) };
 data?.remove();
 const session = api.session(); // first: the page's other requests wait for it (api.js)
-const early = !saved && !served && api.items(); // the first page, asked for before the texts come
+const early = !saved && !served && !target && api.items(); // the first page, asked for before the texts come
 early && early.catch(() => {});
 session.catch(() => {});
 history.scrollRestoration = 'manual'; // the position is ours to restore: the window decides the page's height
@@ -46,6 +48,9 @@ const written = [...feed.children]; // what the server wrote: the newest page's 
 feed.prepend(above);
 feed.append(below);
 let running; // the fetch FeedState's `busy` names, to wait for: run() alone sets it
+// paging.js (the gap's row, "Back to newest"), loaded by the paths that need it, before they do.
+let rows, newest;
+const loadRows = () => import('./paging.js').then(m => { rows = m; });
 
 const ptr = new PullToRefresh($('list'), {
   onRefresh: refresh,
@@ -62,7 +67,7 @@ const live = new LiveFeed({
       if (at === $('pill') || at === document.body) nodes.get(s.newest)?.focus({ preventScroll: true });
     });
   },
-  onReset: startOver,
+  onReset: () => startOver(),
   onUpdated: (item, id) => { s.saw(id); if (s.updated(item)) redraw([item.id]); },
   onDeleted: (itemId, id) => { s.saw(id); remove(itemId); },
   onExpired: () => ptr.beginRefreshing(), // a refresh says what changed, or starts over
@@ -126,6 +131,7 @@ function render(keep = scrollY > 0 && anchor(), all = false) {
   feed.hidden = !s.count; // shown before its articles are measured
   for (const it of shown) {
     const key = `d${it.day}`;
+    if (it.gap) want.push(gapNode(it));
     if (it.headed) {
       if (!nodes.has(key)) nodes.set(key, head(it.day));
       want.push(nodes.get(key));
@@ -150,6 +156,8 @@ function render(keep = scrollY > 0 && anchor(), all = false) {
   if (fresh.length) {
     const margin = parseFloat(getComputedStyle(fresh[0]).marginBottom); // the px between articles
     if (want[0].className === 'day-head') s.measuredHead(want[0].getBoundingClientRect().height);
+    const row = want.find(n => n.className === 'gap');
+    if (row) s.measuredGap(row.getBoundingClientRect().height + margin);
     for (const n of fresh) s.measured(+n.dataset.id, n.getBoundingClientRect().height + margin);
   }
   const [top, bottom] = s.spacers();
@@ -160,11 +168,43 @@ function render(keep = scrollY > 0 && anchor(), all = false) {
   return fresh;
 }
 
+/** The row of the gap above window item `it`, made again when what it says changes. */
+function gapNode({ id, gap }) {
+  const key = `g${id} ${gap.count} ${gap.before}`;
+  if (!nodes.has(key)) nodes.set(key, rows.gapRow(gap, t, end => fillGap(id, end)));
+  return nodes.get(key);
+}
+
+/** Fills the gap above item `id` from its `end` ('old' or 'new'); what the reader is looking
+ *  at stays where it is on screen. */
+function fillGap(id, end) {
+  const q = s.fill(id, end);
+  q && run(api.items(q), page => {
+    s.gapFilled(id, q, page);
+    render(); // the window keeps its items, what came in above them moves the page down as much
+    update();
+  }, e => {
+    s.gapFilled(id, q, null);
+    api.failed(t.moreFailed, e);
+  });
+}
+
 // Move the window to the viewport, render, and fetch text it lacks; on scrolling, once a frame.
+// A gap to the feed's top fills as it comes into the window: the feed loads upwards too.
 function update(force) {
   if (s.view(-feed.getBoundingClientRect().top, innerHeight) || force) render();
   const q = s.need();
   if (q) text(q).then(taken => taken && update(true));
+  const top = s.window().find(it => it.gap?.before === null);
+  if (top) fillGap(top.id, 'old');
+  showNewest();
+}
+
+// "Back to newest" shows while the reader is three screens down, or the feed's top is not loaded.
+function showNewest() {
+  const deep = s.count && (scrollY > 3 * innerHeight || !s.atTop);
+  if (deep && !newest) (rows ? Promise.resolve() : loadRows()).then(() => { newest ??= rows.newestButton(t, () => startOver(null)); showNewest(); });
+  if (newest) newest.hidden = !deep;
 }
 
 /** Fetches the text the window lacks (need()'s query `q`); resolves to true when the window has
@@ -206,8 +246,9 @@ function remove(id) {
  *  starts over. */
 function fetched(request, then, failed) {
   const asked = s.generation, current = () => asked === s.generation;
+  const gone = e => e.status === 410 && e.problem.type?.match(/(feed-changed|cursor-expired)$/)?.[1];
   return request.then(r => current() && (s.belongs(r.feed) ? then(r) : startOver()))
-    .catch(e => current() && (e.status === 410 && /feed-changed$/.test(e.problem.type) ? startOver() : failed(e)));
+    .catch(e => current() && (gone(e) ? startOver(gone(e) === 'feed-changed' ? t.startedOver : t.expired) : failed(e)));
 }
 const schedule = (frame => () => { frame ||= requestAnimationFrame(() => { frame = 0; update(); }); })(0);
 addEventListener('scroll', schedule, { passive: true });
@@ -257,8 +298,9 @@ function loadPage(query = s.nextPage(), request = query && api.items(query)) {
   showEnd();
   run(request, page => {
     if (!s.count) s.saw(page.changes); // the first page: what the feed reflects; later ones say nothing of it
-    s.add(page.items, page.hasMore, page.next);
+    s.add(page.items, page.hasMore, page.next, page);
     update(true); // the articles first, then the skeletons go: what is below them stays put
+    if (query.around) land(query.around);
     ready();
   }, e => {
     s.pageFailed();
@@ -271,8 +313,13 @@ async function refresh() {
   while (s.busy) await running; // a page being loaded finishes first
   let message = t.startedOver; // unless the feed is still the one the refresh was asked of
   error.hidden = true;
-  await run(api.refresh(s.beginRefresh(), s.changes), r => {
-    if (r.gap) { // too many new items: they are the newest page, start over from them
+  const asked = s.generation;
+  await run(api.refresh(s.beginRefresh(), s.changes), async r => {
+    // More new items than one answer: a gap between them and what the reader holds, which stays
+    // (when the changes since can still be had); else start over from them.
+    const kept = r.gap && s.count > 0 && await keepGap(r);
+    if (asked !== s.generation) return;
+    if (r.gap && !kept) {
       forget();
       scrollTo(0, 0);
     }
@@ -280,9 +327,10 @@ async function refresh() {
     const keep = scrollY > 0 && anchor(gone); // what is being read stays put
     for (const c of changed) servedArticles.delete(c.id ?? c.item.id);
     for (const c of changed) if (c.type === 'updated') { nodes.get(c.item.id)?.remove(); nodes.delete(c.item.id); } // drawn again, edited
-    const k = s.refreshed(r);
+    const k = s.refreshed(r, kept);
     note.hidden = true; // the news that the feed started over is old news now
     showEnd(); // an empty feed is one no more
+    if (keep) render(keep); // the window on the same items first: what is read stays put
     s.view(-feed.getBoundingClientRect().top, innerHeight);
     for (const a of render(keep)) if (!keep && s.index(+a.dataset.id) < k) a.classList.add('enter');
     live.shown(s.newest, s.changes);
@@ -297,6 +345,30 @@ async function refresh() {
   return message;
 }
 
+/** Whether what the page holds can stay after refresh answer `r` said `gap`: the edits and
+ *  deletions since come in one answer of their own (then they are `r`'s). */
+async function keepGap(r) {
+  try {
+    const [c] = await Promise.all([api.changes(s.changes), rows || loadRows()]);
+    if (c.hasMore || c.feed !== r.feed) return false;
+    Object.assign(r, { changed: c.changed, changes: Math.max(r.changes, c.changes) });
+    return true;
+  } catch { return false; } // too old (410), or failed: the newest page alone
+}
+
+/** The page around item `id` came: the item goes a little below the bar, and has the focus; a
+ *  deleted one's place goes there instead. */
+function land(id) {
+  let i = 0;
+  while (s.at(i + 1) >= id) i++;
+  scrollTo(0, scrollY + above.getBoundingClientRect().top + s.offsetOf(s.at(i)) - bar.offsetHeight - s.head);
+  update(true);
+  const n = nodes.get(s.at(i)); // where it is drawn, measured: the offset above was a guess
+  n && scrollBy(0, n.getBoundingClientRect().top - bar.getBoundingClientRect().bottom - s.head);
+  n?.focus({ preventScroll: true });
+  history.replaceState(null, '', location.pathname + location.search); // from now on, Back and reload restore
+}
+
 // Takes the window's nodes out of the page.
 function forget() {
   for (const n of nodes.values()) n.remove();
@@ -305,17 +377,18 @@ function forget() {
 
 /** The server's feed is another one now (a reset, another data file): the ids the page holds name
  *  other items there. Everything the page holds goes, what it asked of the old feed is dropped,
- *  and it starts over from the newest page, saying so in one calm line. The stream's `reset` and
- *  any answer of another feed come here. The newest page is asked for without a feed's name, so
+ *  and it starts over from the newest page, saying so in one calm line (`message`). The stream's
+ *  `reset` and any answer of another feed come here; so does an expired cursor (saying so), and
+ *  "Back to newest" (saying nothing). The newest page is asked for without a feed's name, so
  *  it cannot be refused in turn: no loop, and no reload. */
-function startOver() {
+function startOver(message = t.startedOver) {
   s.reset();
   forget();
   servedArticles.clear();
   scrollTo(0, 0);
   error.hidden = true;
-  note.textContent = t.startedOver;
-  note.hidden = false;
+  note.textContent = message;
+  note.hidden = !message;
   live.restart();
   loadPage();
 }
@@ -376,8 +449,12 @@ function adopt(page) {
 }
 
 if (served) adopt(served);
-else if (saved) { // the saved geometry first, then the window's text by cursor around the saved item
+else if (target) { // the page around the item, then more both ways as the reader scrolls
+  for (const n of written) n.remove();
+  loadRows().then(() => loadPage(s.aroundPage(target)), () => loadPage());
+} else if (saved) { // the saved geometry first, then the window's text by cursor around the saved item
   for (const n of written) n.remove(); // the newest page gives way to the saved window
+  if (saved.gaps?.length) await loadRows();
   const { id, offset } = s.restore(saved), y = s.offsetOf(id) - offset;
   s.view(y, innerHeight);
   render(false);

@@ -12,4 +12,7 @@ export default {
   compose: '发布一条', back: '返回列表', notFound: '没有这条内容。', demo: '演示',
   startedOver: '列表已重新开始。',
   edited: '已编辑', deleted: '这条内容已被删除。',
+  gapN: '加载 {n} 条较新的内容', gap1: '加载 1 条较新的内容', gapSome: '加载较新的内容', gapTop: '从顶部加载',
+  toNewest: '回到最新', expired: '阅读位置已过期：这是最新的内容。',
+  inFeed: '在列表中查看',
 };

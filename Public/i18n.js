@@ -14,6 +14,9 @@ export const EN = {
   compose: 'Post an item', back: 'Back to the feed', notFound: 'No such item.', demo: 'Demo',
   startedOver: 'The feed has started over.',
   edited: 'edited', deleted: 'This item was deleted.',
+  gapN: 'Load {n} newer items', gap1: 'Load 1 newer item', gapSome: 'Load newer items', gapTop: 'From the top',
+  toNewest: 'Back to newest', expired: 'Your place in the feed expired: here are the newest items.',
+  inFeed: 'Show in feed',
 };
 
 // Each language the page speaks, and the locale its dates, times and numbers are written in.

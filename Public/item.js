@@ -14,5 +14,7 @@ const main = document.getElementById('item');
 api.item(id).then(item => {
   const a = article(item, t);
   tell(a.querySelector('time'), t.locale, new Date(), DATED); // no day header here: an old post shows its date
-  main.append(a);
+  const link = el('a', t.inFeed, 'in-feed');
+  link.href = `/${location.search.replace(/[?&]id=\d*/, '').replace(/^&/, '?')}#item=${item.id}`;
+  main.append(a, link);
 }, e => main.append(el('p', e.status === 404 ? t.notFound : e.status === 410 ? t.deleted : api.failed(t.loadFailed, e))));

@@ -6,6 +6,7 @@ import Foundation
 /// too, for a shared store), reads run on pooled connections.
 public final class Feed: Sendable {
     let store: any FeedStore
+    /// The demo clock the feed stamps items by; the API reads its time from it too (a cursor's age).
     let clock: any FeedClock
     let configuration: FeedConfiguration
     /// The revision and the newest id, as this process knows them.

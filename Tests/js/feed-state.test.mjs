@@ -329,3 +329,111 @@ test('a refresh applies the changes it brings and remembers where the sequence i
   r.restore(saved);
   assert.equal(r.changes, 35, 'kept across Back and reload');
 });
+
+// A page as the API answers it: `items` (newest first) and what it says beside them.
+const answer = (list, more = {}) => ({ items: list, hasMore: true, ...more });
+// The feed's items `from` down to `to` loaded as one refresh answered them: a gap left below.
+const withGap = () => {
+  const s = loaded(30); // 30..1
+  s.beginRefresh();
+  assert.equal(s.refreshed({ items: items(80, 71), gap: true, changes: 90 }, true), 10);
+  return s;
+};
+
+test('a page around an item leaves a gap to the top above it, filled up from under it', () => {
+  const s = feed();
+  assert.deepEqual(s.aroundPage(40), { around: 40 });
+  assert.equal(s.busy, 'page');
+  s.add(items(45, 36), true, 36, { prev: 45 });
+  assert.deepEqual(s.gap(45), { after: 45, before: null, count: null });
+  assert.equal(s.atTop, false, 'the newer items are not loaded');
+  assert.deepEqual(s.nextPage(), { before: 36 }, 'older pages as before');
+  s.add(items(35, 26), true, 26);
+  const q = s.fill(45, 'old');
+  assert.deepEqual(q, { after: 45 });
+  assert.equal(s.fill(45, 'old'), null, 'one fetch at a time');
+  assert.equal(s.gapFilled(45, q, answer(items(55, 46), { next: 55 })), 10);
+  assert.equal(s.gap(45), undefined);
+  assert.deepEqual(s.gap(55), { after: 55, before: null, count: null }, 'the row goes above what came');
+  const last = s.fill(55, 'old');
+  s.gapFilled(55, last, answer(items(60, 56), { hasMore: false, next: null }));
+  assert.equal(s.atTop, true, 'the feed\'s top is reached: no gap');
+  assert.deepEqual(ids(s), items(60, 26).map(it => it.id));
+});
+
+test('a gap counts its places, but for items known deleted, and takes a row\'s px', () => {
+  const s = withGap();
+  assert.deepEqual(ids(s).slice(8, 12), [72, 71, 30, 29]);
+  assert.deepEqual(s.gap(30), { after: 30, before: 71, count: 40 });
+  const h = s.height;
+  s.measuredGap(80);
+  assert.equal(s.height, h + 80 - 56, 'its row is in the feed\'s px');
+  assert.equal(s.deleted(50), false, 'not loaded');
+  assert.equal(s.gap(30).count, 39);
+  assert.equal(s.deleted(30), true);
+  assert.deepEqual(s.gap(29), { after: 30, before: 71, count: 39 }, 'the row stays above the next item');
+  assert.deepEqual(s.window().find(it => it.id === 29)?.gap ?? s.gap(29), s.gap(29));
+});
+
+test('a gap fills from its newer end by ranges, down to what is under it', () => {
+  const s = withGap();
+  const q = s.fill(30, 'new');
+  assert.deepEqual(q, { after: 30, before: 71 });
+  s.gapFilled(30, q, answer(items(70, 61), { next: 61, rangeDone: false }));
+  assert.deepEqual(s.gap(30), { after: 30, before: 61, count: 30 }, 'the row stays above what it held');
+  const done = s.fill(30, 'new');
+  s.gapFilled(30, done, answer(items(60, 31), { next: null, rangeDone: true }));
+  assert.equal(s.gap(30), undefined);
+  assert.deepEqual(ids(s), items(80, 1).map(it => it.id));
+});
+
+test('a gap fills from its older end too; an answer that reaches what is above closes it', () => {
+  const s = withGap();
+  const q = s.fill(30, 'old');
+  assert.deepEqual(q, { after: 30 });
+  s.gapFilled(30, q, answer(items(50, 31), { next: 50 }));
+  assert.deepEqual(s.gap(50), { after: 50, before: 71, count: 20 });
+  s.gapFilled(50, s.fill(50, 'old'), answer(items(75, 51), { next: 75 }));
+  assert.equal(s.gap(50), undefined, 'what came reaches the items above: none twice');
+  assert.deepEqual(ids(s), items(80, 1).map(it => it.id));
+  const f = withGap();
+  f.gapFilled(30, f.fill(30, 'old'), null);
+  assert.deepEqual(f.gap(30).count, 40, 'a failed fill leaves the gap as it was');
+  assert.equal(f.busy, null);
+});
+
+test('filling a gap above the window keeps the window on its items, its px moved by theirs', () => {
+  const s = withGap();
+  s.view(s.offsetOf(20), 600);
+  const before = window(s), y = s.offsetOf(20);
+  s.gapFilled(30, s.fill(30, 'new'), answer(items(70, 61), { next: 61 }));
+  assert.deepEqual(window(s), before, 'the same items');
+  assert.equal(s.spacers()[0] > 0, true);
+  assert.equal(s.offsetOf(20) - y > 0, true, 'what is read moves down by what came above: the page scrolls by it');
+});
+
+test('a refresh without a gap closes the gap to the top; a gap answered with nothing kept starts over', () => {
+  const s = feed();
+  s.aroundPage(40);
+  s.add(items(45, 36), true, 36, { prev: 45 });
+  s.beginRefresh();
+  s.refreshed({ items: items(50, 46), gap: false });
+  assert.equal(s.atTop, true);
+  assert.deepEqual(ids(s), items(50, 36).map(it => it.id));
+  s.beginRefresh();
+  s.refreshed({ items: items(90, 81), gap: true });
+  assert.deepEqual(ids(s), items(90, 81).map(it => it.id), 'not kept: the newest page alone');
+});
+
+test('a page\'s cursor goes back with the time it was issued; gaps and that time are kept across a reload', () => {
+  const s = feed();
+  s.nextPage();
+  s.add(items(30, 21), true, 21, { issued: 99 });
+  assert.deepEqual(s.nextPage(), { before: 21, issued: 99 });
+  s.add(items(20, 11), true, 11);
+  assert.deepEqual(s.nextPage(), { before: 11 }, 'a page without it: a bare cursor');
+  const again = feed();
+  again.restore(JSON.parse(JSON.stringify(withGap().save({ id: 20, offset: 0 }))));
+  assert.deepEqual(again.gap(30), { after: 30, before: 71, count: 40 });
+  assert.equal(again.height, withGap().height);
+});

@@ -121,6 +121,8 @@ def test_a_count_is_given_only_when_asked_and_counts_live_items(server):
         assert asked.header("X-Total-Count") == "48"
         assert asked.header("Preference-Applied") == "count=exact"
     assert_problem(get(server, "/api/items?count=estimated"), 400, "count")
+    for reply in [plain, asked, get(server, "/api/items?around=20")]:
+        assert "Prefer" in ", ".join(reply.header_all("Vary")), "the count's header makes another answer"
     other_origin = get(server, "/api/items?count=exact", headers={"Origin": "http://elsewhere.test"})
     assert "X-Total-Count" in other_origin.header("Access-Control-Expose-Headers").split(", ")
 
@@ -167,6 +169,17 @@ def test_expired_cursors_are_a_410_that_says_what_to_do_and_bare_cursors_still_w
     knobs(server, cursorTtlSeconds=0)
     assert "issued=" not in links(server, get(server, "/api/items?limit=5"))["next"]
     assert page(server, f"/api/items?limit=5&before=46&issued={issued - 61}")["limit"] == 5, "off: never expires"
+
+
+def test_cursors_age_on_the_demo_clock(start_server):
+    server = start_server("--clock", "manual:2026-01-01T00:00:00Z", seed="20")
+    knobs(server, cursorTtlSeconds=60)
+    following = links(server, get(server, "/api/items?limit=5"))["next"]
+    assert re.search(r"&issued=1767225600$", following), "issued at the demo clock's time"
+    assert call(server, "POST", "/api/demo/clock", json={"advance": "60s"}).status == 200
+    assert ids(page(server, following)["items"]) == [15, 14, 13, 12, 11], "60 s old: still good"
+    assert call(server, "POST", "/api/demo/clock", json={"advance": "1s"}).status == 200
+    assert assert_problem(get(server, following), 410)["type"] == "tag:pulldown,2026:cursor-expired"
 
 
 def test_the_paging_knobs_come_from_flags_and_the_environment_and_refuse_bad_values(start_server):

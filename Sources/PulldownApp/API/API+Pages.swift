@@ -113,6 +113,8 @@ extension API {
         if let link = Self.nextLink(page: page, limit: query.limit, feed: feed, base: base, issued: plan?.issued) {
             response.headers.add("Link", link)
         }
+        // `Prefer: count=exact` makes another answer of the same URL: a cache must tell them apart.
+        response.headers.add("Vary", "Prefer")
         if let total {
             response.headers.add("X-Total-Count", String(total))
             response.headers.add("Preference-Applied", "count=exact")
