@@ -76,6 +76,13 @@ final class ScriptParsingTests: XCTestCase {
         XCTAssertEqual(refusal(#"[1]"#), "the script: must be a JSON object")
         XCTAssertTrue(refusal(#"{"steps": [}"#).hasPrefix("the script: is not well-formed JSON"))
         XCTAssertEqual(refusal(#"{"steps": [7]}"#), "step 0: must be a JSON object")
+        // Each field a step cannot do without, missing, is named.
+        XCTAssertEqual(refusal(#"{"steps": [{"at": "1s"}]}"#), "step 0: do is required")
+        XCTAssertEqual(refusal(#"{"steps": [{"at": "1s", "do": "set"}]}"#), "step 0: knobs is required")
+        XCTAssertEqual(refusal(#"{"steps": [{"after": {"refreshes": 1}, "do": "dropStreams", "repeat": {}}]}"#),
+                       "step 0: repeat.times is required")
+        XCTAssertEqual(refusal(#"{"steps": [{"after": {}, "do": "dropStreams"}]}"#), "step 0: after.refreshes is required, or step")
+        XCTAssertEqual(refusal(#"{"steps": [{"after": 2, "do": "dropStreams"}]}"#), "step 0: after must be an object")
     }
 
     func testARefusalIsA400NamingTheStepsField() {

@@ -37,12 +37,12 @@ extension FaultQueue {
     /// The fault's fields of `body` (a script's `fail` step reads them too); nil with the
     /// problems noted. `retryAfter` is whole seconds, or a duration (`"5s"`).
     static func fault(from body: JSONBody, into invalid: inout InvalidParameters) -> Fault? {
-        let on = invalid.required("on", body.string("on", oneOf: Target.allCases.map(\.rawValue)))
+        let on = invalid.required("on", body.string("on", oneOf: Target.allCases.map(\.rawValue))).flatMap(Target.init(rawValue:))
         let status = invalid.take(body.integer("status", oneOf: DemoKnobs.failableStatuses.keys.sorted()))
         let count = invalid.take(body.integer("count", in: 1...maxCount))
         let retryAfter = invalid.take(ScriptDuration.read(body, "retryAfter", in: 0...86_400))
         guard let on, invalid.all.isEmpty else { return nil }
-        return Fault(on: Target(rawValue: on)!, status: status ?? 503, count: count.map { Int($0) } ?? 1,
+        return Fault(on: on, status: status ?? 503, count: count.map { Int($0) } ?? 1,
                      retryAfter: retryAfter.map { Int($0.rounded(.up)) })
     }
 }

@@ -63,17 +63,14 @@ extension DemoScript {
         // The name first, so every later refusal can say it.
         var invalid = InvalidParameters()
         let name = invalid.take(body.string("name"))
-        func fail(_ invalid: InvalidParameters) throws(ScriptError) {
-            if let first = invalid.all.first { throw ScriptError(index: index, name: name, field: first.name, reason: first.reason) }
-        }
+        let refusal = StepRefusal(index: index, name: name)
         if name == "" { invalid.add("name", "must not be empty") }
-        try fail(invalid)
-        let verb = invalid.required("do", body.string("do", oneOf: verbs))
-        try fail(invalid)
-        body.rejectUnknown(["name", "do", "at", "after", "repeat"] + fields(of: verb!), into: &invalid)
-        try fail(invalid)
-        let trigger = try trigger(body, fail: fail)
-        var step = Step(name: name, trigger: trigger, action: try action(verb!, body, fail: fail))
+        try refusal.check(invalid)
+        let verb = try refusal.value(invalid.required("do", body.string("do", oneOf: verbs)), "do", invalid)
+        body.rejectUnknown(["name", "do", "at", "after", "repeat"] + fields(of: verb), into: &invalid)
+        try refusal.check(invalid)
+        let trigger = try trigger(body, refusal: refusal)
+        var step = Step(name: name, trigger: trigger, action: try action(verb, body, refusal: refusal))
         if let repeated = invalid.take(body.object("repeat")) {
             repeated.rejectUnknown(["times", "every"], into: &invalid)
             let times = invalid.required("times", repeated.integer("times", in: 1...maxTimes))
@@ -83,11 +80,10 @@ extension DemoScript {
             } else if case .at = trigger {} else if every != nil {
                 invalid.add("every", "goes only with at: a cue repeats on its own")
             }
-            try fail(invalid.prefixed("repeat."))
-            step.times = Int(times!)
+            step.times = Int(try refusal.value(times, "repeat.times", invalid.prefixed("repeat.")))
             step.every = every ?? 0
         }
-        try fail(invalid)
+        try refusal.check(invalid)
         return step
     }
 
@@ -106,29 +102,28 @@ extension DemoScript {
     }
 
     /// `at` (a duration from the start) or `after` (`{"refreshes": N}` or `{"step": name}`), one of them.
-    private static func trigger(_ body: JSONBody, fail: (InvalidParameters) throws(ScriptError) -> Void) throws(ScriptError) -> Trigger {
+    private static func trigger(_ body: JSONBody, refusal: StepRefusal) throws(ScriptError) -> Trigger {
         var invalid = InvalidParameters()
         if body.has("at") && body.has("after") { invalid.add("after", "cannot go with at: a step has one or the other") }
         if !body.has("at") && !body.has("after") { invalid.add("at", "is required, or after") }
-        try fail(invalid)
+        try refusal.check(invalid)
         if body.has("at") {
-            let at = invalid.take(ScriptDuration.read(body, "at", in: timeRange))
-            try fail(invalid)
-            return .at(at!)
+            return .at(try refusal.value(invalid.take(ScriptDuration.read(body, "at", in: timeRange)), "at", invalid))
         }
-        guard let cue = invalid.take(body.object("after")) else { try fail(invalid); fatalError("after was checked") }
+        let cue = try refusal.value(invalid.take(body.object("after")), "after", invalid)
         var inner = InvalidParameters()
         cue.rejectUnknown(["refreshes", "step"], into: &inner)
         let refreshes = inner.take(cue.integer("refreshes", in: 1...1_000_000))
         let step = inner.take(cue.string("step"))
         if refreshes != nil && step != nil { inner.add("step", "cannot go with refreshes") }
         if refreshes == nil && step == nil && inner.all.isEmpty { inner.add("refreshes", "is required, or step") }
-        try fail(inner.prefixed("after."))
-        return refreshes.map { .afterRefreshes(Int($0)) } ?? .afterStep(step!)
+        try refusal.check(inner.prefixed("after."))
+        if let refreshes { return .afterRefreshes(Int(refreshes)) }
+        return .afterStep(try refusal.value(step, "after.step", inner))
     }
 
     private static func action(_ verb: String, _ body: JSONBody,
-                               fail: (InvalidParameters) throws(ScriptError) -> Void) throws(ScriptError) -> Action {
+                               refusal: StepRefusal) throws(ScriptError) -> Action {
         var invalid = InvalidParameters()
         var action: Action?
         switch verb {
@@ -142,7 +137,7 @@ extension DemoScript {
         case "fail":
             action = FaultQueue.fault(from: body, into: &invalid).map { .fail($0) }
         case "set":
-            guard let knobs = invalid.required("knobs", body.object("knobs")) else { try fail(invalid); fatalError("knobs were checked") }
+            let knobs = try refusal.value(invalid.required("knobs", body.object("knobs")), "knobs", invalid)
             do {
                 action = .set(try DemoKnobs.Patch(knobs))
             } catch {
@@ -163,8 +158,26 @@ extension DemoScript {
         default:
             action = nil
         }
-        try fail(invalid)
-        return action!
+        return try refusal.value(action, "do", invalid)
+    }
+}
+
+/// How a step is refused at its first problem, named by its place and name.
+private struct StepRefusal {
+    let index: Int
+    let name: String?
+
+    /// Throws the first problem `invalid` holds.
+    func check(_ invalid: InvalidParameters) throws(ScriptError) {
+        if let first = invalid.all.first { throw ScriptError(index: index, name: name, field: first.name, reason: first.reason) }
+    }
+
+    /// `value`, once `invalid` holds no problem. A reader that gives nil notes why, so a nil
+    /// without a problem is a `field` missing.
+    func value<Value>(_ value: Value?, _ field: String, _ invalid: InvalidParameters) throws(ScriptError) -> Value {
+        try check(invalid)
+        guard let value else { throw ScriptError(index: index, name: name, field: field, reason: InvalidParameters.Reason.required) }
+        return value
     }
 }
 

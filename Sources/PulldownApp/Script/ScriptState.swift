@@ -120,7 +120,7 @@ struct ScriptState: Sendable {
         var best: (index: Int, time: Double)?
         for (index, time) in due.enumerated() {
             guard let time else { continue }
-            if best == nil || time < best!.time { best = (index, time) }
+            if time < best?.time ?? .infinity { best = (index, time) }
         }
         return best
     }
