@@ -6,7 +6,7 @@
 import * as demo from './api.js';
 import { el } from '../dom.js';
 import { fill } from '../i18n.js';
-import { clock, timeline } from './timeline.js';
+import { clock, details, timeline } from './timeline.js';
 
 /** The Script fieldset in the texts `t`; `act(request, done)` waits for a button's request and
  *  says how it went. Answers { set, show(status), tick() }. */
@@ -23,8 +23,11 @@ export function scriptView(t, act, button) {
     controls.append(b);
   }
 
-  /** What a step does, in words: its verb, its name, a label's text. */
-  const says = s => [t[`do_${s.do}`] || s.do, s.do === 'label' ? `“${s.text}”` : '', s.name ? `(${s.name})` : '']
+  /** What a step does, in words: its verb, a label's text, its name; in the list (`full`) its
+   *  fields too. */
+  const says = (s, full, more = full && details(status.steps[s.index], t.knobDefault)) =>
+    [(t[`do_${s.do}`] || s.do) + (more ? `: ${more}` : ''),
+    s.do === 'label' ? `“${s.text}”` : '', s.name ? `(${s.name})` : '']
     .filter(Boolean).join(' ');
   const when = s => s.at !== null ? clock(s.at)
     : 'refreshes' in s.after ? fill(t.afterRefreshes, { n: s.after.refreshes }) : fill(t.afterStep, { name: s.after.step });
@@ -41,7 +44,7 @@ export function scriptView(t, act, button) {
       next ? fill(view.next.left ? t.nextIn : t.nextNow, { step: says(next), left: clock(view.next.left) }) : '']
       .filter(Boolean).join(' · ');
     // The list is rebuilt only when the steps change, not at every tick of the clock.
-    const rows = view.steps.map(s => [s.is, when(s), says(s), s.times > 1 ? fill(t.runs, s) : s.runs ? '✓' : '']);
+    const rows = view.steps.map(s => [s.is, when(s), says(s, true), s.times > 1 ? fill(t.runs, s) : s.runs ? '✓' : '']);
     const key = JSON.stringify(rows);
     if (key !== list.dataset.key) {
       list.dataset.key = key;

@@ -56,6 +56,7 @@ export default {
   do_rateLimit: '限流',
   do_offline: '离线',
   do_label: '幕次',
+  knobDefault: '默认',
   saved: '已更改。',
   refreshFails: '下一次刷新将返回 {s}。',
   pageFails: '下一页将返回 {s}。',

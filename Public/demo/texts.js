@@ -61,6 +61,7 @@ export const EN = {
   do_rateLimit: 'Rate limit',
   do_offline: 'Go offline',
   do_label: 'Act',
+  knobDefault: 'default',
   saved: 'Changed.',
   refreshFails: 'The next refresh fails with {s}.',
   pageFails: 'The next page fails with {s}.',

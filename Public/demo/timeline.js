@@ -24,6 +24,21 @@ export function timeline(status, since = 0) {
   };
 }
 
+// The fields every step has; the others say what this one does.
+const COMMON = new Set(['name', 'do', 'at', 'after', 'times', 'runs', 'text']);
+
+/** What step `s` (as the script's state lists it) does beyond its verb, in the script's own
+ *  words: `count 40`; `on refresh, status 503, count 2, retryAfter 5`; a `set`'s knobs,
+ *  `delayMs 800, editsPerMinute default` (`reset`, the word for a knob set back to its default);
+ *  `for 5s`. A label's text and the step's name are shown apart. A name and its value never
+ *  part at the end of a line. */
+export function details(s, reset) {
+  const value = (k, v) => v === null ? reset : k === 'for' || k === 'window' ? `${v}s` : v;
+  return Object.entries(s).filter(([k]) => !COMMON.has(k))
+    .flatMap(([k, v]) => k === 'knobs' ? Object.entries(v) : [[k, v]])
+    .map(([k, v]) => `${k}\u00a0${value(k, v)}`).join(', ');
+}
+
 /** `seconds` as the timeline writes a time: 0:05, 1:30, 1:02:03. */
 export function clock(seconds) {
   const s = Math.max(0, Math.floor(seconds)), two = n => String(n).padStart(2, '0');

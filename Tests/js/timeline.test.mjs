@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { timeline, clock } from '../../Public/demo/timeline.js';
+import { timeline, clock, details } from '../../Public/demo/timeline.js';
 
 // A script's state as GET /api/demo/script answers it, with steps of its own over these.
 const steps = [
   { name: null, do: 'label', at: 0, after: null, times: 1, runs: 1, text: 'Act 1' },
-  { name: null, do: 'addItems', at: 2, after: null, times: 1, runs: 0 },
-  { name: 'burst', do: 'addItems', at: 10, after: null, times: 1, runs: 0 },
-  { name: null, do: 'set', at: null, after: { step: 'burst' }, times: 1, runs: 0 },
+  { name: null, do: 'addItems', at: 2, after: null, times: 1, runs: 0, count: 3 },
+  { name: 'burst', do: 'addItems', at: 10, after: null, times: 1, runs: 0, count: 60 },
+  { name: null, do: 'set', at: null, after: { step: 'burst' }, times: 1, runs: 0, knobs: { delayMs: 800, jitterMs: null } },
 ];
 const status = (over = {}) => ({ state: 'playing', manualClock: false, elapsed: 0.5, label: 'Act 1', steps,
   next: { step: 1, at: 2, dueAt: '2026-01-01T00:00:02.000Z' }, ...over });
@@ -68,4 +68,16 @@ test('times read as a clock', () => {
   assert.equal(clock(90), '1:30');
   assert.equal(clock(3723), '1:02:03');
   assert.equal(clock(-1), '0:00');
+});
+
+test('a step says what it does in the fields it was written with', () => {
+  assert.deepEqual(steps.map(s => details(s, 'default')),
+    ['', 'count\u00a03', 'count\u00a060', 'delayMs\u00a0800, jitterMs\u00a0default']);
+  const step = (fields) => ({ name: null, do: 'x', at: 1, after: null, times: 1, runs: 0, ...fields });
+  const words = fields => details(step(fields)).replaceAll('\u00a0', ' ');
+  assert.equal(words({ on: 'refresh', status: 503, count: 2, retryAfter: 5 }), 'on refresh, status 503, count 2, retryAfter 5');
+  assert.equal(words({ limit: 10, window: 10 }), 'limit 10, window 10s');
+  assert.equal(words({ for: 4.5 }), 'for 4.5s');
+  assert.equal(details(step({ text: 'Act 2', name: 'two' })), '', 'a label and a name are shown apart');
+  assert.equal(details(step({})), '', 'dropStreams: nothing more');
 });

@@ -12,15 +12,20 @@ extension FaultQueue {
         json.beginArray()
         for fault in pending {
             json.beginObject()
-            json.key("on"); json.string(fault.on.rawValue)
-            json.key("status"); json.integer(fault.status)
-            json.key("count"); json.integer(fault.count)
-            if let retryAfter = fault.retryAfter { json.key("retryAfter"); json.integer(retryAfter) }
+            fields(of: fault, into: &json)
             json.endObject()
         }
         json.endArray()
         json.endObject()
         return json.bytes
+    }
+
+    /// `fault`'s fields, as a fault is posted and a script's `fail` step is written.
+    static func fields(of fault: Fault, into json: inout JSONWriter) {
+        json.key("on"); json.string(fault.on.rawValue)
+        json.key("status"); json.integer(fault.status)
+        json.key("count"); json.integer(fault.count)
+        if let retryAfter = fault.retryAfter { json.key("retryAfter"); json.integer(retryAfter) }
     }
 
     /// `{"on": target, "status": 429 | 500 | 503, "count": N, "retryAfter": S}`: `on` is

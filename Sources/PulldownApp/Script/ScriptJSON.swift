@@ -52,12 +52,43 @@ enum ScriptJSON {
             }
             json.key("times"); json.integer(step.times)
             json.key("runs"); json.integer(index < state.runs.count ? state.runs[index] : 0)
-            if case .label(let text) = step.action { json.key("text"); json.string(text) }
+            fields(of: step.action, into: &json)
             json.endObject()
         }
         json.endArray()
         json.endObject()
         return json.bytes
+    }
+
+    /// What `action` does, in the fields the script wrote it with (`count`, `knobs`, `for`…), so
+    /// that a step reads as it was written.
+    private static func fields(of action: DemoScript.Action, into json: inout JSONWriter) {
+        switch action {
+        case .addItems(let count):
+            json.key("count"); json.integer(count)
+        case .churn(let edits, let deletes):
+            json.key("edits"); json.integer(edits)
+            json.key("deletes"); json.integer(deletes)
+        case .fail(let fault):
+            FaultQueue.fields(of: fault, into: &json)
+        case .set(let patch):
+            json.key("knobs")
+            json.beginObject()
+            for (name, change) in patch.changes.sorted(by: { $0.key < $1.key }) {
+                json.key(name)
+                if case .set(let value) = change { json.number(value) } else { json.null() }
+            }
+            json.endObject()
+        case .dropStreams:
+            break
+        case .rateLimit(let policy):
+            json.key("limit"); json.integer(policy?.limit ?? 0)
+            if let policy { json.key("window"); json.number(policy.window) }
+        case .offline(let seconds):
+            json.key("for"); json.number(seconds)
+        case .label(let text):
+            json.key("text"); json.string(text)
+        }
     }
 
     private static func optional(_ value: String?, _ json: inout JSONWriter) {

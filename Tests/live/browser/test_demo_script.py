@@ -57,6 +57,10 @@ def test_a_script_loaded_by_curl_appears_in_the_open_panel_and_its_act_on_the_pa
     expect(rows(tab).nth(0)).to_have_class("done")
     expect(rows(tab).nth(1)).to_have_attribute("aria-current", "step")
     expect(rows(tab).nth(3)).to_contain_text("after burst")
+    # Each step says what it does in the fields it was written with.
+    expect(rows(tab).locator(".what")).to_have_text(["Act “Act 1: a quiet morning”", "Add items: count 3",
+                                                      "Add items: count 5 (burst)", "Change knobs: delayMs 0",
+                                                      "Act “Act 2: bad network”"])
     # The page behind the panel shows the act, in a polite status line.
     expect(act).to_have_text("Act 1: a quiet morning")
     assert act.get_attribute("role") == "status"
