@@ -26,16 +26,17 @@ const KNOBS = {
 // The network profiles this device may pick for itself (the server's presets).
 const PRESETS = ['none', '3g', 'flaky-wifi', 'offline-10s'];
 
-let made; // the panel, once the first `open` has its texts and limits
+let made; // the panel, once the first `open` has its texts
+let limited; // its fields' limits, once read: asked again at the next open after a failure (offline)
 
 /** Opens the panel, made the first time in the texts of `t.lang`; closing it gives the focus
  *  back to `button`. */
 export async function open(button, t) {
   adoptSheet();
   const knobs = demo.knobs();
-  made ||= Promise.all([demoTexts(t.lang), demo.limits().catch(() => ({ ranges: {}, statuses: [] }))])
-    .then(([texts, limits]) => make(button, texts, limits, t.locale));
+  made ||= demoTexts(t.lang).then(texts => make(button, texts, t.locale));
   const panel = await made;
+  limited ||= demo.limits().then(panel.limit, () => { limited = null; });
   panel.tell('');
   if (!panel.dialog.open) panel.dialog.showModal();
   panel.script.tick(true);
@@ -45,7 +46,7 @@ export async function open(button, t) {
   demo.profile().then(panel.device, () => {});
 }
 
-function make(button, t, { ranges, statuses }, locale) {
+function make(button, t, locale) {
   const fields = new Map(); // knob name -> its <input>
   const presets = new Map(); // preset name -> its radio button
   let me, back; // this page's client id, once the server has said it; the offline timer
@@ -57,9 +58,8 @@ function make(button, t, { ranges, statuses }, locale) {
     const set = el('fieldset');
     set.append(el('legend', t[legend]));
     for (const [name, step] of knobs) {
-      const label = el('label', null), input = el('input'), [min, max] = ranges[name] || [];
+      const label = el('label', null), input = el('input');
       Object.assign(input, { type: 'number', name, step, inputMode: step < 1 ? 'decimal' : 'numeric' });
-      if (max !== undefined) Object.assign(input, { min, max });
       input.addEventListener('input', () => { input.dataset.editing = 'yes'; });
       input.addEventListener('change', () => change(input));
       label.append(el('span', t[name]), input);
@@ -154,7 +154,6 @@ function make(button, t, { ranges, statuses }, locale) {
 
   const status = el('select'), statusLabel = el('label', null, 'wide'); // the two buttons' status, above both
   status.name = 'status';
-  for (const s of statuses) status.append(new Option(s, s));
   statusLabel.append(el('span', t.status), status);
   const failNext = (on, text) => action(t[text], () => act(demo.failNext(on, +status.value),
     () => fill(t[on === 'refresh' ? 'refreshFails' : 'pageFails'], { s: status.value })));
@@ -179,5 +178,11 @@ function make(button, t, { ranges, statuses }, locale) {
     else if (data.client === me) device(data);
   });
   document.body.append(d);
-  return { dialog: d, show, refused, tell, device, script };
+
+  /** What the server takes (api.js's `limits`): each knob's range, a fault's statuses. */
+  function limit({ ranges, statuses }) {
+    for (const [name, [min, max]] of Object.entries(ranges)) fields.has(name) && Object.assign(fields.get(name), { min, max });
+    status.replaceChildren(...statuses.map(s => new Option(s, s)));
+  }
+  return { dialog: d, show, refused, tell, device, script, limit };
 }

@@ -320,3 +320,22 @@ def test_the_panel_turns_churn_on_and_edits_and_deletes_items_now(start_server, 
     assert kinds == ["deleted", "updated", "updated", "updated"]
     expect(tab.page.locator(f"{DIALOG} .demo-say")).to_have_text("3 items edited, 1 deleted.")
     assert tab.errors == []
+
+
+def test_a_panel_first_opened_while_the_api_is_offline_gets_its_limits_at_the_next_open(start_server, phone):
+    server = start_server("--clock", "manual", seed="5")
+    offline = {"steps": [{"at": "0s", "do": "offline", "for": "10s"}]}
+    assert call(server, "PUT", "/api/demo/script", json=offline).status == 200
+    tab = open_live(phone(server))
+    statuses = tab.page.locator(f"{DIALOG} select[name=status] option")
+    with tab.page.expect_response(lambda r: r.url.endswith("/api/openapi.json")) as limits:
+        open_panel(tab)
+    assert limits.value.status == 503
+    expect(statuses).to_have_count(0)
+    tab.page.get_by_role("button", name="Close").tap()
+    assert call(server, "POST", "/api/demo/clock", json={"advance": "10s"}).status == 200
+    with tab.page.expect_response(lambda r: r.url.endswith("/api/openapi.json")) as limits:
+        open_panel(tab)
+    assert limits.value.status == 200
+    expect(statuses).to_have_text(["503", "500", "429"])
+    expect(field(tab, "delayMs")).to_have_attribute("max", "600000")
