@@ -3,10 +3,12 @@
 // (live.js passes them on to `window`): the server opens every stream with one while a script is
 // loaded, so a page that just opened or reconnected shows the act too, with or without the demo
 // token. The page's words stay the script's own.
-const act = document.getElementById('act');
 
-addEventListener('script', e => {
-  const { label } = JSON.parse(e.data);
-  act.textContent = label || '';
-  act.hidden = !label;
-});
+/** Shows in `line` the label of each `script` event the page hears. */
+export function actLine(line) {
+  addEventListener('script', e => {
+    const { label } = JSON.parse(e.data);
+    line.textContent = label || '';
+    line.hidden = !label;
+  });
+}

@@ -10,7 +10,7 @@ import { el } from './dom.js';
 import { article, localise, tell } from './article.js';
 import { LiveFeed } from './live.js';
 import { demoButton } from './demo/button.js';
-import './act.js';
+import { actLine } from './act.js';
 
 const KEY = 'pulldown-feed';
 const back = /reload|back_forward/.test(performance.getEntriesByType('navigation')[0]?.type);
@@ -37,6 +37,7 @@ history.scrollRestoration = 'manual'; // the position is ours to restore: the wi
 const t = await pageTexts(), locale = t.locale;
 const $ = id => document.getElementById(id);
 demoButton($('demo'), t); // its panel hears the stream's demo events (live.js)
+actLine($('act'));
 
 const feed = $('feed'), more = $('more'), error = $('error'), note = $('note'), bar = document.querySelector('.bar');
 feed.setAttribute('aria-label', t.feed);
