@@ -365,8 +365,10 @@ function land(id) {
   scrollTo(0, scrollY + above.getBoundingClientRect().top + s.offsetOf(s.at(i)) - bar.offsetHeight - s.head);
   update(true);
   const n = nodes.get(s.at(i)); // where it is drawn, measured: the offset above was a guess
-  n && scrollBy(0, n.getBoundingClientRect().top - bar.getBoundingClientRect().bottom - s.head);
   n?.focus({ preventScroll: true });
+  // Its focus ring, drawn outside it, shows whole under the day header too.
+  const ring = n ? parseFloat(getComputedStyle(n).outlineWidth) + parseFloat(getComputedStyle(n).outlineOffset) : 0;
+  n && scrollBy(0, n.getBoundingClientRect().top - bar.getBoundingClientRect().bottom - s.head - ring);
   history.replaceState(null, '', location.pathname + location.search); // from now on, Back and reload restore
 }
 

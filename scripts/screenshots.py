@@ -178,6 +178,30 @@ def started_over(browser, start, tmp, names=(("17-started-over.png", PHONE), ("1
         tab.close()
 
 
+def paging(browser, start, tmp):
+    """23: a burst of 60 items came while the reader read item 25 of 30; Refresh brought the newest
+    page above the gap, shown as a row to fill from either end. 24: the feed opened on item 60 of
+    120 (/#item=60), loaded both ways, with Back to newest at the foot of the screen."""
+    server = start(tmp / "gap.sqlite", "--max-streams", "0", seed=30)
+    tab = new_tab(browser, server, PHONE).open()
+    tab.swipe(400)
+    tab.wait_still()
+    post(server, "/api/demo/items", json={"count": 60})
+    tab.refresh_by(tab.page.click, "#refresh")
+    tab.page.locator("#feed .gap").scroll_into_view_if_needed()
+    tab.page.evaluate("() => scrollBy(0, -innerHeight / 3)")
+    tab.wait_still()
+    tab.idle()
+    shot(tab, "23-gap.png", lambda: None if tab.page.is_visible("#feed .gap") else "no gap row")
+    tab.close()
+    server = start(tmp / "land.sqlite", seed=120)
+    tab = new_tab(browser, server, DESKTOP).open("#item=60", wait_items=False)
+    tab.page.wait_for_function("() => document.activeElement?.dataset?.id === '60'")
+    tab.idle()
+    shot(tab, "24-item-landing-desktop.png", lambda: None if tab.page.is_visible(".to-newest") else "no Back to newest")
+    tab.close()
+
+
 def bad_app(server, name="MyApp/2.1 (iPhone; iOS 17.4)"):
     """An app with two mistakes, as the Doctor view shows them: it pages, asks a page twice at once,
     and polls the newest page without its tag."""

@@ -28,11 +28,11 @@ def kept(now, before):
 
 
 def landed_on(tab, item):
-    """Whether article `item` is the first one wholly in view: its top just under the bar and
-    the sticky day header."""
+    """Whether article `item` is the first one wholly in view, focus ring and all: its top just
+    under the bar and the sticky day header, with room for the ring (3 px, 2 px out)."""
     return tab.page.evaluate("""id => {
         const edge = document.querySelector('.bar').getBoundingClientRect().bottom
-            + document.querySelector('#feed .day-head').getBoundingClientRect().height;
+            + document.querySelector('#feed .day-head').getBoundingClientRect().height + 5;
         const a = [...document.querySelectorAll('#feed article')].find(a => a.getBoundingClientRect().top >= edge - 2);
         return +a.dataset.id === id && Math.abs(a.getBoundingClientRect().top - edge) < 2 || [a.dataset.id, a.getBoundingClientRect().top, edge];
     }""", item)
