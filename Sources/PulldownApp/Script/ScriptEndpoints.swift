@@ -35,7 +35,7 @@ struct ScriptEndpoints: Sendable {
     private func load(_ request: HTTPRequest) throws(Problem) -> HTTPResponse {
         guard JSONBody.isJSON(contentType: request.headers["Content-Type"]) else {
             throw Problem.badRequest("The script must be JSON, sent with Content-Type: application/json.",
-                                     invalidParams: [.init(name: "Content-Type", reason: "must be application/json")])
+                                     invalidParams: [.init(name: "Content-Type", reason: InvalidParameters.Reason.applicationJSON)])
         }
         do {
             player.load(try DemoScript.parse(request.body))
