@@ -75,7 +75,7 @@ let package = Package(
                                                     "PulldownDoctor", "Hashing", "InvalidInput",
                                                     "CJansson", "CQRencode", "CPNG", "LocalCA"],
                 resources: [.copy("Resources/openapi.json")]),
-        .executableTarget(name: "pulldown", dependencies: ["PulldownApp"]),
+        .executableTarget(name: "pulldown", dependencies: ["PulldownApp", "PulldownHTTP"]),
         // The feed's client for Swift apps: Foundation only, so it builds for iOS as for Linux.
         .target(name: "PulldownClient"),
 
