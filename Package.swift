@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "PulldownFeed", dependencies: ["CSQLite", "CNettle", "CLibPQ", "CJansson", "Hashing", "InvalidInput"]),
         // A certificate authority of this machine's own, kept in a folder, and the server
         // certificates it issues for --https (GnuTLS's X.509 API; libmicrohttpd does the TLS).
-        .target(name: "LocalCA", dependencies: ["CGnuTLS"]),
+        .target(name: "LocalCA", dependencies: ["CGnuTLS", "Hashing"]),
         // The client doctor: a client's requests in, the mistakes they show out (pure; knows no HTTP server).
         .target(name: "PulldownDoctor", dependencies: ["Hashing"]),
         // An item's own fields (UserFields), checked on the value Jansson parsed: the one rule for
@@ -75,7 +75,7 @@ let package = Package(
                                                     "PulldownDoctor", "Hashing", "InvalidInput",
                                                     "CJansson", "CQRencode", "CPNG", "LocalCA"],
                 resources: [.copy("Resources/openapi.json")]),
-        .executableTarget(name: "pulldown", dependencies: ["PulldownApp"]),
+        .executableTarget(name: "pulldown", dependencies: ["PulldownApp", "PulldownHTTP"]),
         // The feed's client for Swift apps: Foundation only, so it builds for iOS as for Linux.
         .target(name: "PulldownClient"),
 

@@ -1,11 +1,23 @@
 /// Lowercase hex, strict: anything but `[0-9a-f]` in even count is rejected. How digests, ids and
-/// tokens are written as text.
+/// tokens are written as text; uppercase only where a reader expects it (`uppercase`).
 public enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
+    private static let upperDigits = Array("0123456789ABCDEF".utf8)
 
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        text(bytes, digits: digits, separator: nil)
+    }
+
+    /// Uppercase, with `separator` between bytes: a certificate's fingerprint as phones show it
+    /// (`AB:CD:…`), a UUID's digits.
+    public static func uppercase(_ bytes: some Sequence<UInt8>, separator: Character? = nil) -> String {
+        text(bytes, digits: upperDigits, separator: separator?.asciiValue)
+    }
+
+    private static func text(_ bytes: some Sequence<UInt8>, digits: [UInt8], separator: UInt8?) -> String {
         var utf8 = [UInt8]()
         for byte in bytes {
+            if let separator, !utf8.isEmpty { utf8.append(separator) }
             utf8.append(digits[Int(byte >> 4)])
             utf8.append(digits[Int(byte & 0x0f)])
         }

@@ -1,6 +1,7 @@
 /// Every invalid parameter of one request, collected so that one 400 names them all in
 /// `invalid_params`: the one way the API checks what a client sent, in the query, a header or
-/// the body. Each reason is written once, here. Below HTTP, so a data file's entries are
+/// the body. Each reason is written once: here when more than one field or rule gives it, beside
+/// its rule when only that rule does (`UserFields.Reason`). Below HTTP, so a data file's entries are
 /// checked with it too; the 400 is the API's (`check`).
 public struct InvalidParameters: Sendable {
     public private(set) var all: [InvalidParam] = []
@@ -46,6 +47,15 @@ public extension InvalidParameters {
         public static func oneOf(_ listed: [String]) -> String {
             guard let last = listed.last else { return "cannot be given" }
             return listed.count == 1 ? "must be \(last)" : "must be " + listed.dropLast().joined(separator: ", ") + " or " + last
+        }
+        /// A text's length once trimmed; a range from 0 says only its upper bound.
+        public static func trimmed(length range: ClosedRange<Int>) -> String {
+            let bounds = range.lowerBound == 0 ? "at most \(range.upperBound)" : "\(range.lowerBound) to \(range.upperBound)"
+            return "must be \(bounds) characters after trimming"
+        }
+        /// C0 controls in a text; newline and tab may be allowed where it has lines.
+        public static func controlCharacters(allowingLineBreaks: Bool) -> String {
+            "must not contain control characters" + (allowingLineBreaks ? " other than newline and tab" : "")
         }
         public static let repeated = "must be given at most once"
         public static let required = "is required"

@@ -21,7 +21,6 @@ public enum UserFields {
         public static let link = "must be an http(s) URL or a path starting with / (at most \(maximumURLLength) characters)"
         public static let object = "must be an object with url, width and height"
         static let assigned = "is assigned by the server"
-        public static let size = "must be an integer from \(imageSides.lowerBound) to \(imageSides.upperBound)"
         public static let alt = "must be a string of at most \(maximumAltLength) characters"
         public static let tooLarge = "the item's own fields must come to at most \(maximumBytes) bytes of JSON"
         public static let tooDeep = "must nest at most \(maximumDepth) levels of objects and arrays"
@@ -104,7 +103,7 @@ public enum UserFields {
                 invalid.add("\(name).\(side)", InvalidParameters.Reason.required)
                 continue
             }
-            if integer(number).map(imageSides.contains) != true { invalid.add("\(name).\(side)", Reason.size) }
+            if integer(number).map(imageSides.contains) != true { invalid.add("\(name).\(side)", InvalidParameters.Reason.integer(in: imageSides)) }
         }
         if let alt = json_object_get(value, "alt"), alt.pointee.type != JSON_NULL {
             if (string(alt)?.unicodeScalars.count ?? .max) > maximumAltLength { invalid.add("\(name).alt", Reason.alt) }

@@ -1,4 +1,5 @@
 import Foundation
+import Hashing
 
 /// An iOS configuration profile (`.mobileconfig`) that installs the root certificate: a property
 /// list with one `com.apple.security.root` payload. It is unsigned, so iOS marks it "Not Signed"
@@ -10,7 +11,7 @@ public enum ConfigurationProfile {
     public static let contentType = "application/x-apple-aspen-config"
 
     public static func profile(for ca: LocalCA) -> [UInt8] {
-        let fingerprint = ca.rootSHA256.map { String(format: "%02x", $0) }.joined()
+        let fingerprint = Hex.encode(ca.rootSHA256)
         let payloadUUID = uuid(from: Array(ca.rootSHA256[0..<16]))
         let profileUUID = uuid(from: Array(ca.rootSHA256[16..<32]))
         let name = escaped(ca.rootName)
@@ -66,7 +67,7 @@ public enum ConfigurationProfile {
         var b = bytes
         b[6] = (b[6] & 0x0f) | 0x80
         b[8] = (b[8] & 0x3f) | 0x80
-        let hex = b.map { String(format: "%02X", $0) }.joined()
+        let hex = Hex.uppercase(b)
         let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
         return parts.joined(separator: "-")
     }

@@ -1,5 +1,6 @@
 import CGnuTLS
 import Foundation
+import Hashing
 
 /// A certificate authority kept in a folder, and the server certificate it issued for the names
 /// this start listens on. The folder holds four files:
@@ -110,7 +111,7 @@ public struct LocalCA: Sendable {
 
     /// The root's SHA-256 fingerprint as a phone's certificate details show it (`AB:CD:…`).
     public var rootFingerprint: String {
-        rootSHA256.map { String(format: "%02X", $0) }.joined(separator: ":")
+        Hex.uppercase(rootSHA256, separator: ":")
     }
 }
 

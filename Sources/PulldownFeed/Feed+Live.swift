@@ -9,7 +9,7 @@ extension Feed {
     public func latestItems(newerThan cursor: Int64, limit: Int) throws -> LatestItems {
         let limit = clamp(limit)
         let rows = try store.read { try $0.newestItems(after: cursor, limit: limit + 1) }
-        return LatestItems(items: Array(rows.prefix(limit)), gap: rows.count > limit)
+        return LatestItems(rows: rows, limit: limit)
     }
 
     /// Calls `handler` after every committed insert, made here or by another process sharing the

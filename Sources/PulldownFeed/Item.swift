@@ -99,25 +99,35 @@ public struct ItemPage: Sendable, Equatable {
     }
 }
 
-/// The newest items above a cursor a client holds, newest first, at most a limit.
+/// The newest items above a cursor a client holds, newest first, at most a limit: what live
+/// events send, and a refresh's items (`RefreshResult.latest`).
 public struct LatestItems: Sendable, Equatable {
     public let items: [Item]
     /// More items are newer than the cursor than were returned: the client has a hole to fill
-    /// (refresh), as in `RefreshResult`.
+    /// (refresh).
     public let gap: Bool
 
     public init(items: [Item], gap: Bool) {
         self.items = items
         self.gap = gap
     }
+
+    /// From rows read newest first with a limit of `limit + 1`: the first `limit`, and a gap
+    /// when there was one more.
+    init(rows: [Item], limit: Int) {
+        self.init(items: Array(rows.prefix(limit)), gap: rows.count > limit)
+    }
 }
 
 /// The answer to a pull-to-refresh.
 public struct RefreshResult: Sendable, Equatable {
+    /// The newest items above the session's baseline; `gap` also when the client must start over
+    /// from them (its changes are no longer all kept).
+    public let latest: LatestItems
     /// Newest first.
-    public let items: [Item]
-    /// More items are newer than the baseline than were returned: the client has a hole to fill.
-    public let gap: Bool
+    public var items: [Item] { latest.items }
+    /// The client has a hole to fill.
+    public var gap: Bool { latest.gap }
     /// The session's last successful refresh, as stored.
     public let lastUpdated: Date
     /// The feed the items belong to (`FeedID`).
@@ -129,8 +139,7 @@ public struct RefreshResult: Sendable, Equatable {
     public let sequence: Int64
 
     public init(items: [Item], gap: Bool, lastUpdated: Date, feedID: FeedID, changes: [Change] = [], sequence: Int64 = 0) {
-        self.items = items
-        self.gap = gap
+        latest = LatestItems(items: items, gap: gap)
         self.lastUpdated = lastUpdated
         self.feedID = feedID
         self.changes = changes

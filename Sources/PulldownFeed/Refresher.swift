@@ -74,15 +74,15 @@ struct Refresher: Sendable {
         }
         // Usually nothing is newer than what the session saw: then there is nothing to read.
         let rows = baseline < newest ? try store.newestItems(after: baseline, limit: request.limit + 1) : []
-        let items = Array(rows.prefix(request.limit))
+        let latest = LatestItems(rows: rows, limit: request.limit)
         // A cursor beyond the newest item must not make later refreshes skip real items.
-        let lastSeen = max(old?.lastSeenID ?? 0, min(baseline, newest), items.first?.id ?? 0)
+        let lastSeen = max(old?.lastSeenID ?? 0, min(baseline, newest), latest.items.first?.id ?? 0)
         let lastUpdated = max(old?.lastUpdated ?? now, now)
         let sequence = max(log.sequence, changes.last?.sequence ?? 0)
         try store.saveSession(request.session, SessionRecord(lastUpdated: lastUpdated, lastSeenID: lastSeen,
                                                              refreshCount: (old?.refreshCount ?? 0) + 1, lastActive: now,
                                                              lastSequence: max(old?.lastSequence ?? 0, sequence)))
-        return RefreshResult(items: items, gap: startOver || rows.count > request.limit,
+        return RefreshResult(items: latest.items, gap: startOver || latest.gap,
                              lastUpdated: Date(timeIntervalSince1970: lastUpdated), feedID: feedID,
                              changes: changes, sequence: sequence)
     }

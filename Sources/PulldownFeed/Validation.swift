@@ -17,32 +17,26 @@ enum Validation {
 
     static func check(_ new: NewItem) throws(FeedError) -> Valid {
         var errors: [InvalidParam] = []
-
         let title = new.title.trimmingCharacters(in: .whitespacesAndNewlines)
-        if !titleLength.contains(title.count) {
-            errors.append(InvalidParam(name: "title", reason: "must be 1 to 200 characters after trimming"))
-        } else if hasControlCharacters(title, allowingLineBreaks: false) {
-            errors.append(InvalidParam(name: "title", reason: "must not contain control characters"))
-        }
-
+        check("title", title, length: titleLength, allowingLineBreaks: false, into: &errors)
         // Browsers submit textarea line breaks as CRLF; store them as plain LF.
         let body = new.body.replacingOccurrences(of: "\r\n", with: "\n")
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        if !bodyLength.contains(body.count) {
-            errors.append(InvalidParam(name: "body", reason: "must be at most 2000 characters after trimming"))
-        } else if hasControlCharacters(body, allowingLineBreaks: true) {
-            errors.append(InvalidParam(name: "body", reason: "must not contain control characters other than newline and tab"))
-        }
-
+        check("body", body, length: bodyLength, allowingLineBreaks: true, into: &errors)
         let author = (new.author ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        if !authorLength.contains(author.count) {
-            errors.append(InvalidParam(name: "author", reason: "must be at most 80 characters after trimming"))
-        } else if hasControlCharacters(author, allowingLineBreaks: false) {
-            errors.append(InvalidParam(name: "author", reason: "must not contain control characters"))
-        }
-
+        check("author", author, length: authorLength, allowingLineBreaks: false, into: &errors)
         guard errors.isEmpty else { throw .invalid(errors) }
         return Valid(title: title, body: body, author: author.isEmpty ? anonymous : author, userFields: new.userFields)
+    }
+
+    /// One trimmed text's length, then its control characters.
+    private static func check(_ name: String, _ text: String, length: ClosedRange<Int>, allowingLineBreaks: Bool,
+                              into errors: inout [InvalidParam]) {
+        if !length.contains(text.count) {
+            errors.append(InvalidParam(name: name, reason: InvalidParameters.Reason.trimmed(length: length)))
+        } else if hasControlCharacters(text, allowingLineBreaks: allowingLineBreaks) {
+            errors.append(InvalidParam(name: name, reason: InvalidParameters.Reason.controlCharacters(allowingLineBreaks: allowingLineBreaks)))
+        }
     }
 
     /// C0 controls (U+0000 to U+001F); newline and tab are allowed where text may have lines.

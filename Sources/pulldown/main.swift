@@ -1,9 +1,10 @@
 // pulldown: parse the command line, start, wait for SIGINT or SIGTERM, stop cleanly.
 import Foundation
 import PulldownApp
+import PulldownHTTP
 
 func fail(_ message: String, code: Int32) -> Never {
-    FileHandle.standardError.write(Data("pulldown: \(message)\n".utf8))
+    ErrorLog.write(message)
     exit(code)
 }
 

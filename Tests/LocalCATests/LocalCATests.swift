@@ -34,6 +34,15 @@ final class LocalCATests: XCTestCase {
         XCTAssertEqual(ca.rootFingerprint.count, 32 * 3 - 1)
     }
 
+    func testTheFingerprintAndTheProfilesUUIDsAreUppercaseHexAndItsIdentifierLowercase() throws {
+        let ca = try LocalCA.open(folder: folder, names: ["localhost"])
+        XCTAssertEqual(ca.rootFingerprint, ca.rootSHA256.map { String(format: "%02X", $0) }.joined(separator: ":"))
+        XCTAssertEqual(ConfigurationProfile.uuid(from: Array(0..<16)), "00010203-0405-8607-8809-0A0B0C0D0E0F")
+        let profile = String(decoding: ConfigurationProfile.profile(for: ca), as: UTF8.self)
+        let digits = ca.rootSHA256.prefix(8).map { String(format: "%02x", $0) }.joined()
+        XCTAssertTrue(profile.contains("<string>dev.pulldown.ca.\(digits)</string>"), profile)
+    }
+
     func testKeysAreReadableByTheOwnerOnlyAndTheFolderEnterableByTheOwnerOnly() throws {
         _ = try LocalCA.open(folder: folder, names: ServerNames.loopback)
         XCTAssertEqual(try mode(""), 0o700)

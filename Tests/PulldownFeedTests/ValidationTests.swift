@@ -33,6 +33,11 @@ final class ValidationTests: XCTestCase {
         XCTAssertEqual(try errors(NewItem(title: "Fine", body: "nul\u{0}byte", author: nil)).map(\.name), ["body"])
         XCTAssertEqual(try errors(NewItem(title: "Fine", body: "lone\rreturn", author: nil)).map(\.name), ["body"])
         XCTAssertEqual(try errors(NewItem(title: "Fine", body: "line\r\nbreak\tok", author: nil)), [])
+        XCTAssertEqual(try errors(NewItem(title: "A\u{1}", body: "B\u{1}", author: "C\u{1}")), [
+            InvalidParam(name: "title", reason: "must not contain control characters"),
+            InvalidParam(name: "body", reason: "must not contain control characters other than newline and tab"),
+            InvalidParam(name: "author", reason: "must not contain control characters"),
+        ])
     }
 
     func testLengthBoundsAreInclusiveAndCountCharactersAfterTrimming() throws {

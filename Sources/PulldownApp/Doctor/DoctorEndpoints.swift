@@ -23,7 +23,7 @@ struct DoctorEndpoints: Sendable {
                                headers: HTTPHeaders([("Retry-After", "5")])).response
             }
             return .stream(stream, headers: HTTPHeaders([
-                ("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"), ("X-Accel-Buffering", "no"),
+                ("Content-Type", "text/event-stream"), ("Cache-Control", CacheControl.noStore), ("X-Accel-Buffering", "no"),
             ]))
         }
     }
@@ -36,7 +36,7 @@ struct DoctorEndpoints: Sendable {
     /// What the doctor saw changes with every request.
     private static func uncached(_ response: HTTPResponse) -> HTTPResponse {
         var response = response
-        response.headers.add("Cache-Control", "no-store")
+        response.headers.add("Cache-Control", CacheControl.noStore)
         return response
     }
 }

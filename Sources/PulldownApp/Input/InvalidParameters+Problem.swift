@@ -16,6 +16,9 @@ extension InvalidParameters {
 }
 
 extension InvalidParameters.Reason {
+    /// A body's `Content-Type` when it is not JSON.
+    static let applicationJSON = "must be application/json"
+
     /// Written as the command line's options are (`ConfigurationParser.format`).
     static func number(in range: ClosedRange<Double>) -> String {
         "must be a number from \(ConfigurationParser.format(range.lowerBound)) to \(ConfigurationParser.format(range.upperBound))"

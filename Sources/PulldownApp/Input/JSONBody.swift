@@ -36,7 +36,7 @@ struct JSONBody {
         }
         guard Self.isJSON(contentType: request.headers["Content-Type"]) else {
             throw Problem.badRequest("The body must be JSON, sent with Content-Type: application/json.",
-                                     invalidParams: [.init(name: "Content-Type", reason: "must be application/json")])
+                                     invalidParams: [.init(name: "Content-Type", reason: InvalidParameters.Reason.applicationJSON)])
         }
         var error = json_error_t()
         let parsed = request.body.withUnsafeBytes { bytes in

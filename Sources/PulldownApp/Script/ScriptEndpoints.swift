@@ -35,7 +35,7 @@ struct ScriptEndpoints: Sendable {
     private func load(_ request: HTTPRequest) throws(Problem) -> HTTPResponse {
         guard JSONBody.isJSON(contentType: request.headers["Content-Type"]) else {
             throw Problem.badRequest("The script must be JSON, sent with Content-Type: application/json.",
-                                     invalidParams: [.init(name: "Content-Type", reason: "must be application/json")])
+                                     invalidParams: [.init(name: "Content-Type", reason: InvalidParameters.Reason.applicationJSON)])
         }
         do {
             player.load(try DemoScript.parse(request.body))
@@ -61,8 +61,8 @@ struct ScriptEndpoints: Sendable {
         var invalid = InvalidParameters()
         body.rejectUnknown(["advance"], into: &invalid)
         let seconds = invalid.required("advance", ScriptDuration.read(body, "advance", in: 0...31_536_000))
-        try invalid.check("The clock was not moved.")
-        guard clock.advance(by: seconds!) != nil else {
+        guard let seconds, invalid.all.isEmpty else { throw invalid.problem("The clock was not moved.") }
+        guard clock.advance(by: seconds) != nil else {
             throw Problem(status: 409, title: "Conflict",
                           detail: "The demo runs on the wall clock, which cannot be moved; start the server with --clock manual.")
         }

@@ -37,3 +37,23 @@ extension SessionRecord {
                   lastActive: row.double(3), lastSequence: row.int64(4))
     }
 }
+
+/// The session statements both stores write alike, in a store's placeholder syntax (`?1`,
+/// `$1::bytea`): the id, then the values of `SessionRecord.storedColumns` in their order.
+enum SQLForSessions {
+    static func select(id: String) -> String {
+        "SELECT \(SessionRecord.storedColumns) FROM sessions WHERE id = \(id)"
+    }
+
+    /// Inserts the session, or updates every stored column of the one with that id.
+    static func upsert(id: String, values: [String]) -> String {
+        """
+        INSERT INTO sessions(id, \(SessionRecord.storedColumns))
+        VALUES (\(([id] + values).joined(separator: ", ")))
+        ON CONFLICT (id) DO UPDATE SET
+            last_updated = excluded.last_updated, last_seen_id = excluded.last_seen_id,
+            refresh_count = excluded.refresh_count, last_active = excluded.last_active,
+            last_sequence = excluded.last_sequence
+        """
+    }
+}

@@ -178,15 +178,9 @@ final class PGTransaction: FeedStoreWriting, KeysetItemReading {
 
     // MARK: Sessions
 
-    private static let selectSession = "SELECT \(SessionRecord.storedColumns) FROM sessions WHERE id = $1::bytea"
-    private static let upsertSession = """
-        INSERT INTO sessions(id, \(SessionRecord.storedColumns))
-        VALUES ($1::bytea, $2::float8, $3::bigint, $4::bigint, $5::float8, $6::bigint)
-        ON CONFLICT (id) DO UPDATE SET
-            last_updated = excluded.last_updated, last_seen_id = excluded.last_seen_id,
-            refresh_count = excluded.refresh_count, last_active = excluded.last_active,
-            last_sequence = excluded.last_sequence
-        """
+    private static let selectSession = SQLForSessions.select(id: "$1::bytea")
+    private static let upsertSession = SQLForSessions.upsert(id: "$1::bytea",
+                                                             values: ["$2::float8", "$3::bigint", "$4::bigint", "$5::float8", "$6::bigint"])
 
     func session(_ id: SessionID) throws -> SessionRecord? {
         let result = try connection.query(Self.selectSession, [.bytes(id.bytes)])

@@ -173,15 +173,8 @@ struct SQLiteTransaction: FeedStoreWriting, KeysetItemReading {
 
     // MARK: Sessions
 
-    private static let selectSession = "SELECT \(SessionRecord.storedColumns) FROM sessions WHERE id = ?1"
-    private static let upsertSession = """
-        INSERT INTO sessions(id, \(SessionRecord.storedColumns))
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-        ON CONFLICT(id) DO UPDATE SET
-            last_updated = excluded.last_updated, last_seen_id = excluded.last_seen_id,
-            refresh_count = excluded.refresh_count, last_active = excluded.last_active,
-            last_sequence = excluded.last_sequence
-        """
+    private static let selectSession = SQLForSessions.select(id: "?1")
+    private static let upsertSession = SQLForSessions.upsert(id: "?1", values: ["?2", "?3", "?4", "?5", "?6"])
 
     func session(_ id: SessionID) throws -> SessionRecord? {
         try connection.withStatement(Self.selectSession) { statement in
