@@ -26,7 +26,7 @@ public struct ServerConfiguration: Sendable {
     var stopGracePeriod: Duration = .milliseconds(600)
     /// The time the server's waits are measured on: the stop's grace period, the whole-request
     /// deadline, a TLS port's wait for a first byte (tests move a `ManualServerClock`).
-    public var clock: any ServerClock = SystemServerClock()
+    var clock: any ServerClock = SystemServerClock()
     /// One line per request on standard error.
     public var accessLog = true
     var listenBacklog: Int32 = 1024
