@@ -9,7 +9,7 @@ public struct PeerAddress: Sendable, Hashable, CustomStringConvertible {
     private let bytes: (UInt64, UInt64)
 
     /// The address of a socket's peer; nil for a family other than IPv4 and IPv6.
-    public init?(_ address: UnsafePointer<sockaddr>) {
+    init?(_ address: UnsafePointer<sockaddr>) {
         switch Int32(address.pointee.sa_family) {
         case AF_INET:
             let ipv4 = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr.s_addr }
@@ -23,7 +23,7 @@ public struct PeerAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// An address written as text (`127.0.0.1`, `::1`); for tests and for callers that have one.
-    public init?(_ text: String) {
+    init?(_ text: String) {
         var ipv4 = in_addr()
         var ipv6 = in6_addr()
         if inet_pton(AF_INET, text, &ipv4) == 1 {

@@ -1,5 +1,5 @@
 import Foundation
-import PulldownHTTP
+@testable import PulldownHTTP
 import PulldownTesting
 import Synchronization
 import XCTest

@@ -1,5 +1,5 @@
 import Dispatch
-import PulldownHTTP
+@testable import PulldownHTTP
 import Synchronization
 import XCTest
 @testable import PulldownApp

@@ -1,4 +1,4 @@
-import PulldownHTTP
+@testable import PulldownHTTP
 import XCTest
 @testable import PulldownApp
 

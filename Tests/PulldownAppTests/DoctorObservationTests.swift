@@ -1,7 +1,7 @@
 import Foundation
 import PulldownDoctor
 import PulldownFeed
-import PulldownHTTP
+@testable import PulldownHTTP
 import PulldownTesting
 import XCTest
 @testable import PulldownApp

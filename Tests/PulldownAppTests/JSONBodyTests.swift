@@ -1,5 +1,5 @@
 import InvalidInput
-import PulldownHTTP
+@testable import PulldownHTTP
 import XCTest
 @testable import PulldownApp
 

@@ -1,6 +1,6 @@
 import Foundation
 import PulldownFeed
-import PulldownHTTP
+@testable import PulldownHTTP
 import Synchronization
 import XCTest
 @testable import PulldownApp

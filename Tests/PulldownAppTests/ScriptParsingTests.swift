@@ -1,4 +1,5 @@
 @testable import PulldownApp
+@testable import PulldownHTTP
 import XCTest
 
 final class ScriptParsingTests: XCTestCase {

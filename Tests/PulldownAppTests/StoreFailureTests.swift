@@ -1,4 +1,4 @@
-import PulldownHTTP
+@testable import PulldownHTTP
 import Synchronization
 import XCTest
 @testable import PulldownApp

@@ -1,6 +1,6 @@
 @testable import ItemFields
 import PulldownFeed
-import PulldownHTTP
+@testable import PulldownHTTP
 import XCTest
 @testable import PulldownApp
 

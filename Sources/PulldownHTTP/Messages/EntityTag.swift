@@ -13,7 +13,7 @@ public enum EntityTag {
     }
 
     /// Whether `If-None-Match` names `etag` (weak comparison, as RFC 9110 asks for GET), or is `*`.
-    public static func matches(ifNoneMatch header: String?, etag: String) -> Bool {
+    static func matches(ifNoneMatch header: String?, etag: String) -> Bool {
         guard let header else { return false }
         let wanted = opaque(etag)
         return header.split(separator: ",").contains { candidate in

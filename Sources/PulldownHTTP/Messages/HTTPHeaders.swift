@@ -7,7 +7,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
     }
 
     /// Empty, with room for `minimumCapacity` fields: a request's headers are added one by one.
-    public init(minimumCapacity: Int) {
+    init(minimumCapacity: Int) {
         fields = []
         fields.reserveCapacity(minimumCapacity)
     }

@@ -24,7 +24,7 @@ public struct HTTPRequest: Sendable {
     /// The values of the route's `{name}` segments (see `Router`).
     public internal(set) var pathParameters: [String: String] = [:]
 
-    public init(method: String, target: RequestTarget, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
+    init(method: String, target: RequestTarget, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
                 isTLS: Bool = false, peer: PeerAddress? = nil) {
         parts = Parts(method: method, target: target, headers: headers, body: body, isTLS: isTLS, peer: peer)
     }
@@ -42,7 +42,7 @@ public struct HTTPRequest: Sendable {
     public var peer: PeerAddress? { parts.peer }
 
     /// Builds a request from a raw target; for tests and for callers that already trust the target.
-    public init?(method: String, rawTarget: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
+    init?(method: String, rawTarget: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
                  isTLS: Bool = false, peer: PeerAddress? = nil) {
         guard case .success(let target) = RequestTarget.parse(rawTarget) else { return nil }
         self.init(method: method, target: target, headers: headers, body: body, isTLS: isTLS, peer: peer)

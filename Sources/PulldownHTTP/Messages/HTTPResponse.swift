@@ -8,7 +8,7 @@ public struct HTTPResponse: Sendable {
     public var headers: HTTPHeaders { didSet { prepared = nil } }
     public var body: [UInt8] { didSet { prepared = nil } }
     /// A response built once and kept (static files, cached pages): sent as is, without copying.
-    public private(set) var prepared: PreparedResponse?
+    private(set) var prepared: PreparedResponse?
     /// A body written while it is sent, instead of `body` (see `ResponseStream`).
     public private(set) var stream: ResponseStream?
     /// Sent as `headOfStream()` says.
@@ -57,7 +57,7 @@ public struct HTTPResponse: Sendable {
     /// `304 Not Modified` for a full response: the same headers, and the body kept only so
     /// that Content-Length states the full size, as RFC 9110 (section 8.6) allows; libmicrohttpd
     /// never sends a 304's body.
-    public func notModified() -> HTTPResponse {
+    func notModified() -> HTTPResponse {
         var response = self
         response.status = 304
         return response

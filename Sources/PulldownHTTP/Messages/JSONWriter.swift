@@ -38,7 +38,7 @@ public struct JSONWriter: Sendable {
 
     /// Writes the members of `object`, the compact text of a JSON object checked when it was
     /// stored, into the object being written: stored fields go out as they came in, unparsed.
-    public mutating func members(of object: String) {
+    mutating func members(of object: String) {
         var text = object.utf8[...]
         guard text.first == UInt8(ascii: "{"), text.last == UInt8(ascii: "}") else { return }
         text = text.dropFirst().dropLast()

@@ -1,7 +1,7 @@
 /// Content types by file extension, for the files the page is made of, and the API's JSON.
 public enum MediaTypes {
     public static let json = "application/json"
-    public static let problemJSON = "application/problem+json"
+    static let problemJSON = "application/problem+json"
 
     private static let byExtension: [String: String] = [
         "html": "text/html; charset=utf-8",

@@ -5,12 +5,12 @@
 enum PercentDecoding {
     /// Decodes `%HH` escapes, and `+` as a space when `plusAsSpace` is set (query strings).
     /// Returns nil for a malformed escape or a result that is not valid UTF-8.
-    public static func decode<S: StringProtocol>(_ text: S, plusAsSpace: Bool = false) -> String? {
+    static func decode<S: StringProtocol>(_ text: S, plusAsSpace: Bool = false) -> String? {
         decode(bytes: Array(text.utf8), plusAsSpace: plusAsSpace)
     }
 
     /// The same, for bytes that are one component of a target.
-    public static func decode<C: Collection<UInt8>>(bytes input: C, plusAsSpace: Bool = false) -> String? {
+    static func decode<C: Collection<UInt8>>(bytes input: C, plusAsSpace: Bool = false) -> String? {
         guard input.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
             // Nothing to decode, the usual case: validated in place when the bytes are contiguous
             // (the generic path cost more than the rest of a query's parsing).

@@ -5,11 +5,11 @@ import InvalidInput
 /// The server's own refusals (bad target, body too large, no such route) use it, and so
 /// can handlers, so that a client meets one error format everywhere.
 public struct Problem: Sendable, Error, Equatable {
-    public var status: Int
-    public var title: String
-    public var detail: String
+    var status: Int
+    var title: String
+    var detail: String
     /// A URI naming the kind of problem; `about:blank` when the status says it all.
-    public var type: String
+    var type: String
     public var invalidParams: [InvalidParam]
     /// Extra headers the answer needs (`Allow` on 405, `Retry-After` on 503, a `Cache-Control`
     /// other than `no-store`).

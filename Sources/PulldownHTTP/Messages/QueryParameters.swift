@@ -15,14 +15,14 @@ public struct QueryParameters: Sendable, Equatable {
 
     /// Parses the part of a request target after `?`. Returns nil when an escape is malformed
     /// or a decoded piece is not UTF-8.
-    public init?<S: StringProtocol>(parsing query: S) {
+    init?<S: StringProtocol>(parsing query: S) {
         var text = String(query)
         guard let parsed = text.withUTF8({ QueryParameters(bytes: $0) }) else { return nil }
         self = parsed
     }
 
     /// The same, from the query's bytes.
-    public init?(bytes query: UnsafeBufferPointer<UInt8>) {
+    init?(bytes query: UnsafeBufferPointer<UInt8>) {
         var pairs: [(name: String, value: String)] = []
         for piece in query.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             let equals = piece.firstIndex(of: UInt8(ascii: "="))
@@ -36,7 +36,7 @@ public struct QueryParameters: Sendable, Equatable {
     }
 
     /// Every value given for `name`, in order.
-    public func values(for name: String) -> [String] {
+    func values(for name: String) -> [String] {
         pairs.filter { $0.name == name }.map(\.value)
     }
 
@@ -46,7 +46,7 @@ public struct QueryParameters: Sendable, Equatable {
     }
 
     /// The distinct names, in order of first appearance.
-    public var names: [String] {
+    var names: [String] {
         var seen = Set<String>()
         return pairs.compactMap { seen.insert($0.name).inserted ? $0.name : nil }
     }

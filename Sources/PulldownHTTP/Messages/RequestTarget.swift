@@ -8,8 +8,8 @@ public struct RequestTarget: Sendable, Equatable {
     /// The path as sent, still percent-encoded.
     public let rawPath: String
     /// The decoded path: segments joined with `/`.
-    public let path: String
-    public let query: QueryParameters
+    let path: String
+    let query: QueryParameters
     /// The segments of a path that had escapes, each decoded on its own; nil for a path without
     /// any, the usual case, whose segments are split from `path` only when asked for.
     private let decodedSegments: [String]?
@@ -22,7 +22,7 @@ public struct RequestTarget: Sendable, Equatable {
     }
 
     /// Why a target was refused.
-    public enum Failure: Error, Equatable {
+    enum Failure: Error, Equatable {
         case notOriginForm
         case malformedPathEncoding
         case malformedQueryEncoding
@@ -31,7 +31,7 @@ public struct RequestTarget: Sendable, Equatable {
 
     /// Splits and decodes a raw target. Works on UTF-8 bytes: it runs for every request, and
     /// String's Character-level splitting cost more than everything else a request does.
-    public static func parse(_ raw: String) -> Result<RequestTarget, Failure> {
+    static func parse(_ raw: String) -> Result<RequestTarget, Failure> {
         let whole = raw
         var raw = raw
         return raw.withUTF8 { bytes in

@@ -2,10 +2,10 @@
 /// partway through.
 public struct Pacing: Sendable, Equatable {
     /// Bytes a second; 0: as fast as the connection takes them.
-    public var bytesPerSecond: Int
+    var bytesPerSecond: Int
     /// A pause after `stallAfter` of the body (a share, 0 to 1); zero: none.
-    public var stall: Duration
-    public var stallAfter: Double
+    var stall: Duration
+    var stallAfter: Double
 
     public init(bytesPerSecond: Int = 0, stall: Duration = .zero, stallAfter: Double = 0.5) {
         self.bytesPerSecond = max(0, bytesPerSecond)

@@ -22,7 +22,7 @@ public final class ResponseStream: Sendable {
     private let sent = Atomic<Int>(0)
     /// The body's length when it is known (a paced body): it goes out with `Content-Length`
     /// instead of chunked, and ends once that many bytes were sent.
-    public let length: Int?
+    let length: Int?
 
     /// `maxPendingBytes`: how far a slow reader may fall behind before the stream is closed.
     public init(maxPendingBytes: Int = 256 * 1024, length: Int? = nil) {

@@ -23,10 +23,11 @@ let requestBegan: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>
 /// Called when a request ends, answered or not: sends a corked answer, logs it and releases the
 /// exchange. libmicrohttpd calls it before it closes the connection or reads the next request.
 let requestEnded: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_RequestTerminationCode) -> Void = { context, connection, slot, _ in
-    if let connection { ReadDeadlines.startReading(connection) }
-    guard let context, let slot, let pointer = slot.pointee else { return }
-    slot.pointee = nil
+    guard let context else { return }
     let core = Unmanaged<DaemonContext>.fromOpaque(context).takeUnretainedValue().core
+    if let connection { core.deadlines?.startReading(connection) }
+    guard let slot, let pointer = slot.pointee else { return }
+    slot.pointee = nil
     let exchange = Unmanaged<Exchange>.fromOpaque(pointer).takeRetainedValue()
     if exchange.corked, let connection {
         TLSRecordCork.uncork(connection, patience: Int(core.configuration.connectionTimeout))

@@ -2,8 +2,8 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Where the server reads the time for the waits it decides on (the stop's grace period), so
-/// that tests can move time themselves instead of sleeping through it.
+/// Where the server reads the time for the waits it decides on (the stop's grace period, the
+/// read deadlines' sweeps), so that tests can move time themselves instead of sleeping through it.
 public protocol ServerClock: Sendable {
     func now() -> ContinuousClock.Instant
     /// Returns when `event` is signalled or `deadline` has come on this clock, whichever is
@@ -16,8 +16,7 @@ public extension ServerClock {
     func wait(for event: DispatchSemaphore, until deadline: ContinuousClock.Instant) {
         let left = now().duration(to: deadline)
         guard left > .zero else { return }
-        let nanoseconds = left.components.seconds * 1_000_000_000 + left.components.attoseconds / 1_000_000_000
-        _ = event.wait(timeout: .now() + .nanoseconds(Int(clamping: nanoseconds)))
+        _ = event.wait(timeout: .now() + .nanoseconds(Int(clamping: left.nanoseconds)))
     }
 }
 
@@ -25,4 +24,11 @@ public extension ServerClock {
 public struct SystemServerClock: ServerClock {
     public init() {}
     public func now() -> ContinuousClock.Instant { .now }
+}
+
+extension Duration {
+    /// Whole nanoseconds, for the atomics and system calls that count in them.
+    var nanoseconds: Int64 {
+        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
+    }
 }

@@ -24,8 +24,9 @@ public struct ServerConfiguration: Sendable {
     var maxBodySize = 64 * 1024
     /// How long a stop waits for in-flight requests before answering the rest with 503.
     var stopGracePeriod: Duration = .milliseconds(600)
-    /// The time the stop's grace period is measured on (tests move a `ManualServerClock`).
-    public var clock: any ServerClock = SystemServerClock()
+    /// The time the server's waits are measured on: the stop's grace period, the whole-request
+    /// deadline, a TLS port's wait for a first byte (tests move a `ManualServerClock`).
+    var clock: any ServerClock = SystemServerClock()
     /// One line per request on standard error.
     public var accessLog = true
     var listenBacklog: Int32 = 1024

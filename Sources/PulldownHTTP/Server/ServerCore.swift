@@ -45,7 +45,7 @@ final class ServerCore: Sendable {
         self.configuration = configuration
         self.handler = handler
         self.cleartextHandler = cleartextHandler
-        self.deadlines = configuration.connectionTimeout > 0 ? ReadDeadlines(limit: configuration.connectionTimeout) : nil
+        self.deadlines = configuration.connectionTimeout > 0 ? ReadDeadlines(limit: configuration.connectionTimeout, clock: configuration.clock) : nil
         self.stopState = Mutex(StopState(gracePeriod: configuration.stopGracePeriod))
         self.acceptLoop = AcceptLoop(limit: Int(configuration.connectionLimit))
     }
@@ -79,7 +79,7 @@ final class ServerCore: Sendable {
         }
         let (tls, cleartext) = (started[0], started[1])
         let timeout: Duration? = configuration.connectionTimeout > 0 ? .seconds(configuration.connectionTimeout) : nil
-        let sniffer = ProtocolSniffer(timeout: timeout, handover: { socket, address, length, route in
+        let sniffer = ProtocolSniffer(timeout: timeout, clock: configuration.clock, handover: { socket, address, length, route in
             MHD_add_connection(route == .tls ? tls.daemon : cleartext.daemon, socket, address, length) == .YES
         }, closed: { [acceptLoop] in acceptLoop.connectionClosed() })
         sniffer.start()

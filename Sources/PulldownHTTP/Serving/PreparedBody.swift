@@ -48,12 +48,12 @@ public struct PreparedBody: Sendable {
     public var bytes: [UInt8] { plain.full.body }
 
     /// The uncompressed body's tag: changes whenever the bytes do.
-    public var etag: String { plain.etag }
+    var etag: String { plain.etag }
 
     public var contentType: String { plain.full.headers["Content-Type"] ?? "application/octet-stream" }
 
     /// The content policy a document goes out with; nil for bodies that need none.
-    public var contentSecurityPolicy: String? { plain.full.headers["Content-Security-Policy"] }
+    var contentSecurityPolicy: String? { plain.full.headers["Content-Security-Policy"] }
 
     /// The answer to `request`: gzip when it accepts it, 304 when its `If-None-Match` names the
     /// tag of what it would get.

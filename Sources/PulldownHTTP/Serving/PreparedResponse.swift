@@ -8,10 +8,10 @@ public final class PreparedResponse: @unchecked Sendable {
     // @unchecked: the handle is an opaque C pointer, which libmicrohttpd lets any thread queue;
     // every other property is an immutable Sendable value.
     let handle: OpaquePointer
-    public let status: Int
-    public let headers: HTTPHeaders
+    let status: Int
+    let headers: HTTPHeaders
     /// Kept so that a copy can still be built if a handler changes the headers.
-    public let body: [UInt8]
+    let body: [UInt8]
 
     public init(_ response: HTTPResponse) {
         self.handle = MHDResponseBuilder.make(response)

@@ -71,7 +71,7 @@ public struct Router: Sendable {
     }
 
     /// The methods a path answers, `HEAD` included wherever `GET` is; nil when no route names it.
-    public func allowedMethods(for path: String) -> [String]? {
+    func allowedMethods(for path: String) -> [String]? {
         guard let methods = match(path, segments: Self.segments(of: path))?.methods else { return nil }
         return Self.allowed(methods)
     }

@@ -12,7 +12,7 @@ import Hashing
 /// matches no hash; and the picture origins a page that draws a feed names, exactly those the
 /// feed holds (the application knows them).
 public enum SecurityHeaders {
-    public static let contentSecurityPolicy = policy(styleSources: "'self'", imageSources: [])
+    static let contentSecurityPolicy = policy(styleSources: "'self'", imageSources: [])
 
     /// The policy for `document`, which allows the stylesheets written inside it, and pictures
     /// from `imageSources` (source expressions such as `https://cdn.example`) besides its own origin.
@@ -27,7 +27,7 @@ public enum SecurityHeaders {
     }
 
     /// On every response.
-    public static let all: [(name: String, value: String)] = [
+    static let all: [(name: String, value: String)] = [
         ("X-Content-Type-Options", "nosniff"),
         ("Referrer-Policy", "no-referrer"),
     ]

@@ -8,7 +8,7 @@ import Synchronization
 /// symbolic links that lead out of the folder are left out of the walk. `reloadIfChanged()`
 /// picks up edits, so a page being worked on shows them on the next reload.
 public final class StaticFiles: Sendable {
-    public let root: String
+    let root: String
     private let files: Mutex<Snapshot>
     private let changes = Atomic<UInt64>(0)
 
@@ -33,7 +33,7 @@ public final class StaticFiles: Sendable {
     }
 
     /// The relative paths currently served, sorted.
-    public var paths: [String] {
+    var paths: [String] {
         files.withLock { $0.entries.keys.sorted() }
     }
 

@@ -29,10 +29,13 @@ final class ProtocolSniffer: Sendable {
     private let wakeWrite: Int32
     private let stopping = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
+    /// The server's clock, for how long a connection may wait for its first byte.
+    private let clock: any ServerClock
 
     /// `closed` is told of every connection closed here, never handed over.
-    init(timeout: Duration?, handover: @escaping Handover, closed: @escaping @Sendable () -> Void) {
+    init(timeout: Duration?, clock: any ServerClock, handover: @escaping Handover, closed: @escaping @Sendable () -> Void) {
         state = Mutex(ProtocolSnifferState(timeout: timeout))
+        self.clock = clock
         self.handover = handover
         self.closed = closed
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
@@ -76,7 +79,7 @@ final class ProtocolSniffer: Sendable {
         withUnsafeMutableBytes(of: &peer.address) { target in
             target.copyMemory(from: UnsafeRawBufferPointer(start: address, count: min(Int(length), target.count)))
         }
-        let first = state.withLock { $0.added(socket: socket, peer: peer, now: .now) }
+        let first = state.withLock { $0.added(socket: socket, peer: peer, now: clock.now()) }
         // One report, then the socket is out of the set: it is read once, then handed on.
         var event = epoll_event(events: EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLONESHOT.rawValue,
                                 data: epoll_data_t(fd: socket))
@@ -122,7 +125,7 @@ final class ProtocolSniffer: Sendable {
                 _ = epoll_ctl(epoll, EPOLL_CTL_DEL, socket, nil)
                 perform(state.withLock { $0.read(socket: socket, firstByte: peeked == 1 ? byte : nil) })
             }
-            for socket in state.withLock({ $0.expired(now: .now) }) {
+            for socket in state.withLock({ $0.expired(now: clock.now()) }) {
                 close(socket: socket)
             }
         }
@@ -130,9 +133,8 @@ final class ProtocolSniffer: Sendable {
 
     private func waitMilliseconds() -> Int32 {
         guard let deadline = state.withLock({ $0.nextDeadline }) else { return -1 }
-        let left = ContinuousClock.now.duration(to: deadline)
-        let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1
-        return Int32(clamping: max(0, milliseconds))
+        // Rounded up: woken before the deadline, the thread would find nothing expired.
+        return Int32(clamping: max(0, clock.now().duration(to: deadline).nanoseconds / 1_000_000 + 1))
     }
 
     private func perform(_ action: ProtocolSnifferState<Peer>.Action) {
